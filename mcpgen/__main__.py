@@ -1,0 +1,5 @@
+"""`python -m mcpgen`."""
+
+from mcpgen.cli import main
+
+main()

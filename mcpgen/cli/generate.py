@@ -1,0 +1,70 @@
+"""`mcpgen generate [DIR] [--check] [--diff] [--force] [--watch]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mcpgen.cli import err, out
+from mcpgen.errors import ExitCode, McpgenError
+
+HELP = """Render the project in DIR from DIR/mcpgen.yaml and keep it in sync.
+
+Prints what changed (tools added, removed, renamed; changes that break handlers) before
+writing. Writes all files or none. Handlers and user tests are created once and never
+modified; a removed tool's handler is kept and reported as orphaned.
+
+Exit codes: 0 written or up to date; 1 invalid manifest, or --check found stale files;
+2 bad command line; 3 a generated file was edited by hand (nothing written; see --force).
+"""
+
+
+def generate(
+    directory: Annotated[
+        Path, typer.Argument(help="Project directory (or its manifest file).", show_default=False)
+    ] = Path("."),
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 if generated files are stale.")
+    ] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Write nothing; print the diff a run would write.")
+    ] = False,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Overwrite hand-edited generated files, keeping <file>.orig."),
+    ] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Regenerate on every save of the manifest.")
+    ] = False,
+) -> None:
+    from mcpgen.sync import Mode, generate_project
+
+    if watch and (check or diff):
+        raise McpgenError(
+            "--watch cannot be combined with --check or --diff", exit_code=ExitCode.USAGE
+        )
+    root = directory.parent if directory.is_file() else directory
+    if not root.is_dir():
+        raise McpgenError(f"'{directory}' is not a directory")
+    if watch:
+        _watch(root, directory, force=force)
+        return
+    mode: Mode = "check" if check else "diff" if diff else "write"
+    report = generate_project(root, force=force, console=err, mode=mode)
+    if diff:
+        out.print(report.diff(), end="", markup=False, highlight=False)
+    if check and report.stale:
+        raise typer.Exit(ExitCode.ERROR)
+
+
+def _watch(root: Path, directory: Path, *, force: bool) -> None:
+    from mcpgen.manifest import find_manifest
+    from mcpgen.sync.watch import watch_project
+
+    watch_project(root, find_manifest(directory), force=force, console=err)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("generate", help=HELP)(generate)

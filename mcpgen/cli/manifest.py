@@ -1,0 +1,48 @@
+"""`mcpgen validate` and `mcpgen schema`: the manifest commands, which never write a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add the manifest commands to the `mcpgen` app."""
+    app.command("validate")(validate)
+    app.command("schema")(schema)
+
+
+def validate(
+    target: Annotated[
+        Path,
+        typer.Argument(
+            help="The project directory holding mcpgen.yaml, or the manifest file itself.",
+            show_default=False,
+        ),
+    ] = Path("."),
+) -> None:
+    """Check a manifest and print every problem as `file:line:col: path: message`."""
+    from mcpgen.cli import err, print_diagnostics
+    from mcpgen.errors import ManifestInvalid
+    from mcpgen.manifest import check_manifest, display_name, find_manifest
+
+    path = find_manifest(target)
+    manifest, diagnostics = check_manifest(path)
+    if manifest is None:
+        raise ManifestInvalid(diagnostics)  # printed, with the summary, by mcpgen.cli.main
+    print_diagnostics(diagnostics)  # warnings only
+    count = len(manifest.tools)
+    noun = "tool" if count == 1 else "tools"
+    err.print(f"{display_name(path)}: valid ({count} {noun})", style="green", markup=False)
+
+
+def schema() -> None:
+    """Print the JSON Schema of mcpgen.yaml, for editors and other tools."""
+    import json
+
+    from mcpgen.cli import out
+    from mcpgen.manifest import manifest_json_schema
+
+    out.print(json.dumps(manifest_json_schema(), indent=2, ensure_ascii=False), markup=False)

@@ -1,0 +1,101 @@
+"""The manifest: find it, load it, validate it, and build the typed `Manifest`.
+
+    manifest = load_manifest(find_manifest(Path(".")))    # raises ManifestInvalid
+
+Loading and validation never raise for a bad manifest; every problem is collected as a
+diagnostic, and `load_manifest` raises one `ManifestInvalid` holding all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError, has_errors
+from mcpgen.manifest.load import load_yaml
+from mcpgen.manifest.model import Manifest, build_manifest
+from mcpgen.manifest.validate import manifest_json_schema_text, validate_manifest
+
+__all__ = [
+    "MANIFEST_FILENAME",
+    "Manifest",
+    "check_manifest",
+    "check_text",
+    "find_manifest",
+    "load_manifest",
+    "manifest_json_schema",
+]
+
+MANIFEST_FILENAME = "mcpgen.yaml"
+
+
+def find_manifest(dir_or_file: Path) -> Path:
+    """`dir_or_file` itself if it is a file, else `dir_or_file/mcpgen.yaml`; it must exist."""
+    path = dir_or_file / MANIFEST_FILENAME if dir_or_file.is_dir() else dir_or_file
+    if not path.is_file():
+        where = "this directory" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
+        detail = f"no {MANIFEST_FILENAME} in {where}" if dir_or_file.is_dir() else (
+            f"'{path}' does not exist")
+        raise McpgenError(f"{detail}; create one with `mcpgen new`, or pass its path")
+    return path
+
+
+def display_name(path: Path) -> str:
+    """The file name diagnostics show: relative to the working directory when inside it."""
+    if path.is_absolute():
+        try:
+            return str(path.relative_to(Path.cwd()))
+        except ValueError:
+            return str(path)
+    return os.path.normpath(path)
+
+
+def check_text(text: str, file: str) -> tuple[Manifest | None, list[Diagnostic]]:
+    """Load and validate manifest text; the manifest is None when there is any error."""
+    try:
+        loaded = load_yaml(text, file)
+        diagnostics = list(loaded.diagnostics)
+        if loaded.data is not None:
+            diagnostics += validate_manifest(loaded.data, loaded.source_map, file)
+    except RecursionError:
+        return None, [Diagnostic(file, 1, 1, "", "the manifest is nested too deeply to read")]
+    diagnostics = sorted(set(diagnostics))
+    if has_errors(diagnostics) or loaded.data is None:
+        return None, diagnostics
+    return build_manifest(loaded.data), diagnostics
+
+
+def check_manifest(path: Path) -> tuple[Manifest | None, list[Diagnostic]]:
+    """Load and validate the manifest at `path`; McpgenError only if it cannot be read at all."""
+    file = display_name(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise McpgenError(f"cannot read {file}: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8-sig")  # tolerate the BOM some Windows editors write
+    except UnicodeDecodeError as exc:
+        message = f"the manifest is not UTF-8 text (byte {exc.start} cannot be decoded)"
+        return None, [Diagnostic(file, *_line_col(raw, exc.start), "", message)]
+    return check_text(text, file)
+
+
+def _line_col(raw: bytes, offset: int) -> tuple[int, int]:
+    before = raw[:offset]
+    return before.count(b"\n") + 1, offset - (before.rfind(b"\n") + 1) + 1
+
+
+def load_manifest(path: Path) -> Manifest:
+    """The typed manifest at `path`, or ManifestInvalid with every diagnostic (warnings too)."""
+    manifest, diagnostics = check_manifest(path)
+    if manifest is None:
+        raise ManifestInvalid(diagnostics)
+    return manifest
+
+
+def manifest_json_schema() -> dict[str, Any]:
+    """The manifest's own JSON Schema (2020-12), as `mcpgen schema` prints it."""
+    schema: dict[str, Any] = json.loads(manifest_json_schema_text())
+    return schema

@@ -1,0 +1,132 @@
+"""Findings (a JSON path and a sentence) and the translation of jsonschema errors into them.
+
+jsonschema's messages are written for programmers (`0.1 is not of type 'string'`,
+`'x' is not valid under any of the given schemas`); these say what to change.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema.exceptions import ValidationError, best_match
+
+from mcpgen.errors import Level
+from mcpgen.manifest.ecma_regex import InvalidPattern, extra_keys
+from mcpgen.manifest.sourcemap import JsonPath
+
+_JSON_TYPE_NAMES = {
+    "string": "a string", "number": "a number", "integer": "an integer", "boolean": "a boolean",
+    "object": "a mapping", "array": "a list", "null": "null",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem at a JSON path; the source map turns it into a located Diagnostic."""
+
+    path: JsonPath
+    message: str
+    level: Level = "error"
+    at_key: bool = False  # point at the key naming `path` rather than at its value
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`; did you mean 'input_schema'?`, or nothing when no choice is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def kind_of(value: Any) -> str:
+    """The JSON kind of a Python value, with its article: `a string`, `null`."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "null"
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """A short JSON rendering of a value for a message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
+def describe(
+    error: ValidationError,
+    prefix: JsonPath = (),
+    scalar_text: Mapping[JsonPath, str] | None = None,
+) -> list[Finding]:
+    """Findings for one jsonschema error; `prefix` is where the validated instance sits."""
+    path = (*prefix, *error.absolute_path)
+    custom = error.schema.get("errorMessage") if isinstance(error.schema, dict) else None
+    in_property_names = "propertyNames" in error.absolute_schema_path
+    if in_property_names:
+        # jsonschema reports a bad key at the object holding it; the key itself is clearer.
+        path = (*path, str(error.instance))
+    if isinstance(custom, str):
+        shown = f": got {show(error.instance)}" if isinstance(error.instance, str) else ""
+        return [Finding(path, f"{custom}{shown}", at_key=in_property_names)]
+    keyword = error.validator
+    if keyword == "required":
+        return [Finding(path, f"missing required key '{_missing_key(error)}'")]
+    if keyword == "additionalProperties" and error.validator_value is False:
+        return _unknown_keys(error, path)
+    if keyword in ("anyOf", "oneOf") and error.context:
+        best = best_match(error.context)
+        return describe(best, prefix, scalar_text)
+    return [Finding(path, _sentence(error, path, scalar_text or {}))]
+
+
+def _missing_key(error: ValidationError) -> str:
+    missing = [key for key in error.validator_value if key not in error.instance]
+    return str(missing[0]) if missing else str(error.validator_value)
+
+
+def _unknown_keys(error: ValidationError, path: JsonPath) -> list[Finding]:
+    schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
+    known = list(schema.get("properties", {}))
+    try:
+        extras = extra_keys(error.instance, schema)
+    except InvalidPattern:  # reported where the pattern is written
+        return []
+    return [
+        Finding((*path, key), f"unknown key '{key}'{suggest(key, known)}", at_key=True)
+        for key in extras
+    ]
+
+
+def _sentence(error: ValidationError, path: JsonPath, scalar_text: Mapping[JsonPath, str]) -> str:
+    keyword, expected, value = error.validator, error.validator_value, error.instance
+    if keyword == "type":
+        wanted = [expected] if isinstance(expected, str) else list(expected)
+        names = " or ".join(_JSON_TYPE_NAMES.get(str(t), str(t)) for t in wanted)
+        message = f"expected {names}, got {kind_of(value)}"
+        if "string" in wanted and isinstance(value, int | float):  # bool is an int too
+            written = scalar_text.get(path, show(value))
+            message += f"; quote it: \"{written}\""
+        return message
+    if keyword == "const":
+        return f"must be {show(expected)}, not {show(value)}"
+    if keyword == "enum":
+        options = ", ".join(show(option) for option in expected)
+        hint = suggest(value, [str(o) for o in expected]) if isinstance(value, str) else ""
+        return f"{show(value)} is not one of {options}{hint}"
+    if keyword == "minLength" and expected == 1:
+        return "must not be empty"
+    if keyword == "minItems" and expected == 1:
+        return "must not be an empty list"
+    if keyword == "uniqueItems":
+        return "must not contain the same item twice"
+    return str(error.message)

@@ -1,0 +1,160 @@
+"""The typed manifest: frozen objects built from plain data that has already been validated.
+
+Templates and the generator only ever see these objects, never raw YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcpgen import names
+
+JSON = dict[str, Any]
+
+# Keys of a tools/list entry that are published verbatim, in the order the spec lists them.
+WIRE_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations",
+             "execution", "icons", "_meta")
+# Manifest spelling → wire spelling; the camelCase spelling is accepted as is.
+SCHEMA_ALIASES = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
+
+
+@dataclass(frozen=True)
+class EnvVar:
+    """An environment variable the server reads."""
+
+    name: str
+    description: str = ""
+    required: bool = False
+    secret: bool = False
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class Example:
+    """A call that must succeed: its arguments validate against the tool's input schema."""
+
+    arguments: JSON
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One MCP tool, with the names the generated code uses for it."""
+
+    name: str
+    python_name: str  # handler module and function name
+    input_schema: JSON
+    title: str | None = None
+    description: str | None = None
+    output_schema: JSON | None = None
+    annotations: JSON | None = None
+    examples: tuple[Example, ...] = ()
+    extra_wire: JSON = field(default_factory=dict)  # execution, icons, _meta: published verbatim
+    renamed_from: tuple[str, ...] = ()
+    timeout: float | None = None
+
+    @property
+    def class_name(self) -> str:
+        """Stem of the generated model classes: `<ClassName>Input`, `<ClassName>Output`."""
+        return names.class_name(self.python_name)
+
+    @property
+    def input_model(self) -> str:
+        return f"{self.class_name}Input"
+
+    @property
+    def output_model(self) -> str | None:
+        return f"{self.class_name}Output" if self.output_schema is not None else None
+
+    def wire(self) -> JSON:
+        """The tools/list entry exactly as the manifest wrote it (camelCase keys)."""
+        entry: JSON = {"name": self.name}
+        values: JSON = {
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "outputSchema": self.output_schema,
+            "annotations": self.annotations,
+            **self.extra_wire,
+        }
+        for key in WIRE_KEYS[1:]:
+            if values.get(key) is not None:
+                entry[key] = values[key]
+        return entry
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A whole `mcpgen.yaml`, format 1."""
+
+    name: str
+    version: str
+    package: str  # import package
+    distribution: str  # PEP 503 project name
+    description: str = ""
+    instructions: str | None = None
+    env: tuple[EnvVar, ...] = ()
+    tools: tuple[Tool, ...] = ()
+
+    @property
+    def script(self) -> str:
+        """Console script that starts the server over stdio (`weather-server`)."""
+        return names.script_name(self.distribution)
+
+    def tool(self, name: str) -> Tool:
+        return next(t for t in self.tools if t.name == name)
+
+
+def schema_of(raw_tool: Mapping[str, Any], key: str) -> Any:
+    """A tool's schema under either spelling (`input_schema` or `inputSchema`)."""
+    wire_key = SCHEMA_ALIASES[key]
+    return raw_tool[key] if key in raw_tool else raw_tool.get(wire_key)
+
+
+def build_tool(raw: Mapping[str, Any]) -> Tool:
+    """Build one tool from validated plain data."""
+    output = schema_of(raw, "output_schema")
+    renamed = raw.get("renamed_from", ())
+    return Tool(
+        name=raw["name"],
+        python_name=raw.get("python_name") or names.python_identifier(raw["name"]),
+        title=raw.get("title"),
+        description=raw.get("description"),
+        input_schema=schema_of(raw, "input_schema"),
+        output_schema=output,
+        annotations=raw.get("annotations"),
+        examples=tuple(
+            Example(arguments=e.get("arguments", {}), description=e.get("description", ""))
+            for e in raw.get("examples", ())
+        ),
+        extra_wire={k: raw[k] for k in ("execution", "icons", "_meta") if k in raw},
+        renamed_from=(renamed,) if isinstance(renamed, str) else tuple(renamed),
+        timeout=raw.get("timeout"),
+    )
+
+
+def build_manifest(raw: Mapping[str, Any]) -> Manifest:
+    """Build the typed manifest from validated plain data (see `mcpgen.manifest.validate`)."""
+    name = raw["name"]
+    distribution = names.distribution_name(name)
+    return Manifest(
+        name=name,
+        version=str(raw.get("version", "0.1.0")),
+        description=raw.get("description", ""),
+        instructions=raw.get("instructions"),
+        package=raw.get("package") or names.package_name(name),
+        distribution=distribution,
+        env=tuple(
+            EnvVar(
+                name=var,
+                description=spec.get("description", ""),
+                required=bool(spec.get("required", False)),
+                secret=bool(spec.get("secret", False)),
+                default=spec.get("default"),
+            )
+            for var, spec in (raw.get("env") or {}).items()
+        ),
+        tools=tuple(build_tool(t) for t in raw.get("tools", ())),
+    )

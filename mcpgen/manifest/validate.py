@@ -1,0 +1,181 @@
+"""Plain manifest data + its source map → every problem, as located diagnostics.
+
+Checks, in order: the manifest against its own schema (`schema.json`); each tool's input and
+output schema (dialect, metaschema, MCP top level, `$ref`s, regexes); each example against its
+tool's input schema; then the rules across tools (unique names, Python name collisions, renames).
+Nothing raises: each check returns findings, and one function turns findings into diagnostics.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from mcpgen import names
+from mcpgen.errors import Diagnostic
+from mcpgen.manifest.messages import Finding, describe
+from mcpgen.manifest.sourcemap import JsonPath, SourceMap, format_path
+from mcpgen.manifest.tool_schema import check_arguments, check_tool_schema
+
+_SCHEMA_KEYS = {"input": ("input_schema", "inputSchema"), "output": ("output_schema", "outputSchema")}
+
+
+@cache
+def manifest_json_schema_text() -> str:
+    """The manifest's JSON Schema exactly as shipped in the package."""
+    return resources.files("mcpgen.manifest").joinpath("schema.json").read_text("utf-8")
+
+
+@cache
+def _manifest_validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(manifest_json_schema_text()))
+
+
+def validate_manifest(data: Any, source_map: SourceMap, file: str) -> list[Diagnostic]:
+    """All diagnostics for `data`, sorted by position; `file` is the name shown to the user."""
+    findings = [
+        finding
+        for error in _manifest_validator().iter_errors(data)
+        for finding in describe(error, scalar_text=source_map.scalar_text)
+    ]
+    tools = data.get("tools") if isinstance(data, dict) else None
+    if isinstance(tools, list):
+        findings += _tool_findings(tools)
+    if isinstance(data, dict) and isinstance(data.get("package"), str):
+        findings += _keyword_findings(data["package"], ("package",), "package")
+    return to_diagnostics(findings, source_map, file)
+
+
+def to_diagnostics(findings: list[Finding], source_map: SourceMap, file: str) -> list[Diagnostic]:
+    """Locate each finding in the source; drop exact repeats; sort by position."""
+    located = set()
+    for finding in findings:
+        where = source_map.key_at(finding.path) if finding.at_key else source_map.value_at(
+            finding.path
+        )
+        located.add(Diagnostic(file, *where, format_path(finding.path), finding.message,
+                               finding.level))
+    return sorted(located)
+
+
+def _tool_findings(tools: list[Any]) -> list[Finding]:
+    findings: list[Finding] = []
+    named: list[tuple[int, dict[str, Any]]] = []
+    for index, tool in enumerate(tools):
+        if isinstance(tool, dict):
+            findings += _one_tool(tool, ("tools", index))
+            if isinstance(tool.get("name"), str):
+                named.append((index, tool))
+    findings += _duplicate_names(named)
+    findings += _python_name_collisions(named)
+    findings += _renames(named)
+    return findings
+
+
+def _one_tool(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
+    findings: list[Finding] = []
+    schemas_ok = True
+    for role, keys in _SCHEMA_KEYS.items():
+        for key in keys:
+            if isinstance(tool.get(key), dict):
+                problems = [
+                    Finding((*path, key, *f.path), f.message, f.level, f.at_key)
+                    for f in check_tool_schema(tool[key], role)
+                ]
+                findings += problems
+                schemas_ok = schemas_ok and not (role == "input" and problems)
+    if schemas_ok:
+        findings += _example_findings(tool, path)
+    if isinstance(tool.get("python_name"), str):
+        findings += _keyword_findings(tool["python_name"], (*path, "python_name"), "python_name")
+    if not tool.get("description"):
+        message = "no description: hosts show it to the model to decide when to call the tool"
+        findings.append(Finding(path, message, level="warning"))
+    return findings
+
+
+def _example_findings(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
+    """Each example's arguments against the input schema (only once that schema is sound)."""
+    schema = next((tool[k] for k in _SCHEMA_KEYS["input"] if isinstance(tool.get(k), dict)), None)
+    examples = tool.get("examples")
+    if schema is None or not isinstance(examples, list):
+        return []
+    findings = []
+    for index, example in enumerate(examples):
+        if isinstance(example, dict) and isinstance(example.get("arguments"), dict):
+            where = (*path, "examples", index, "arguments")
+            findings += [
+                Finding((*where, *f.path), f.message, f.level, f.at_key)
+                for f in check_arguments(schema, example["arguments"])
+            ]
+    return findings
+
+
+def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
+    if names.is_identifier(name) or not name.isidentifier():
+        return []  # valid, or already reported by the manifest schema's pattern
+    return [Finding(path, f"{what} '{name}' is a Python keyword; choose another name")]
+
+
+def _duplicate_names(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
+    first: dict[str, int] = {}
+    findings = []
+    for index, tool in named:
+        name = tool["name"]
+        if name in first:
+            message = f"duplicate tool name '{name}' (also tools[{first[name]}])"
+            findings.append(Finding(("tools", index, "name"), message))
+        else:
+            first[name] = index
+    return findings
+
+
+def _python_name_collisions(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
+    """One error per group of distinct tools that end up with the same Python name."""
+    groups: dict[str, dict[str, int]] = defaultdict(dict)
+    for index, tool in named:
+        chosen = tool.get("python_name")
+        python = chosen if isinstance(chosen, str) else names.python_identifier(tool["name"])
+        groups[python].setdefault(tool["name"], index)  # same name twice: a duplicate, not this
+    findings = []
+    for python, members in groups.items():
+        if len(members) < 2:
+            continue
+        listed = _and([f"'{name}' (tools[{index}])" for name, index in members.items()])
+        message = (f"tools {listed} all get the Python name '{python}'; "
+                   "give all but one of them a `python_name:`")
+        second = list(members.values())[1]
+        findings.append(Finding(("tools", second, "name"), message))
+    return findings
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _renames(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
+    current = {tool["name"] for _, tool in named}
+    claimed: dict[str, int] = {}
+    findings = []
+    for index, tool in named:
+        old = tool.get("renamed_from")
+        olds = [old] if isinstance(old, str) else old if isinstance(old, list) else []
+        for position, former in enumerate(olds):
+            if not isinstance(former, str):
+                continue
+            path: JsonPath = ("tools", index, "renamed_from")
+            if isinstance(old, list):
+                path = (*path, position)
+            if former in current:
+                findings.append(Finding(path, f"'{former}' is still the name of a tool; "
+                                        "renamed_from lists names no tool has any more"))
+            elif former in claimed and claimed[former] != index:
+                findings.append(Finding(path, f"'{former}' is also in renamed_from of "
+                                        f"tools[{claimed[former]}]"))
+            claimed.setdefault(former, index)
+    return findings

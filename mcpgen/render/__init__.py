@@ -1,0 +1,1 @@
+"""Rendering: Manifest → RenderPlan. Pure: nothing here touches the disk."""

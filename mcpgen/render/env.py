@@ -1,0 +1,53 @@
+"""The one Jinja environment mcpgen renders with, and its filters."""
+
+from __future__ import annotations
+
+import pprint
+import textwrap
+from functools import lru_cache
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from mcpgen.render.docs import table_cell
+
+
+def templates_root() -> Path:
+    """`templates/` inside the installed wheel, or at the top of a source checkout."""
+    package_dir = Path(__file__).resolve().parents[1]
+    for candidate in (package_dir / "templates", package_dir.parent / "templates"):
+        if (candidate / "generated").is_dir():
+            return candidate
+    raise FileNotFoundError("mcpgen's templates/ folder is missing from this installation")
+
+
+def pyrepr(value: object, indent: int = 0) -> str:
+    """A deterministic Python literal for JSON-like data, continuation lines indented."""
+    text = pprint.pformat(value, width=max(40, 100 - indent), sort_dicts=False)
+    return text.replace("\n", "\n" + " " * indent)
+
+
+def docstring(text: str, indent: int = 0, width: int = 96) -> str:
+    """Text safe inside a triple-quoted docstring, wrapped to `width` columns."""
+    escaped = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').strip()
+    if escaped.endswith('"'):  # would merge with the closing quotes
+        escaped = escaped[:-1] + '\\"'
+    lines = textwrap.wrap(escaped, width=width - indent, break_long_words=False) or [""]
+    return ("\n" + " " * indent).join(lines)
+
+
+TEMPLATE_FILTERS = {"pyrepr": pyrepr, "cell": table_cell, "docstring": docstring}
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(templates_root() / "generated")),
+        undefined=StrictUndefined,  # a typo in a template is an error, not an empty string
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters.update(TEMPLATE_FILTERS)
+    return env

@@ -1,0 +1,75 @@
+"""The project scaffold: a copier template rendered once by `mcpgen new`.
+
+Copier records its answers in `.copier-answers.yml`. The template's location there is
+replaced by a stable marker (`SOURCE_MARKER`), so the file is the same on every machine and
+`mcpgen update` knows to use the template of the installed mcpgen.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcpgen.manifest.model import Manifest
+from mcpgen.render.env import templates_root
+
+ANSWERS_FILE = ".copier-answers.yml"
+SOURCE_MARKER = "mcpgen:project"
+
+
+def template_dir() -> Path:
+    """The copier template of the project scaffold."""
+    return templates_root() / "project"
+
+
+@dataclass(frozen=True)
+class ScaffoldAnswers:
+    """What the scaffold needs to know; everything else comes from the manifest later."""
+
+    name: str
+    package: str
+    distribution: str
+    script: str
+    description: str
+    version: str
+    example: bool
+
+    @classmethod
+    def from_manifest(cls, manifest: Manifest, *, example: bool) -> ScaffoldAnswers:
+        return cls(
+            name=manifest.name,
+            package=manifest.package,
+            distribution=manifest.distribution,
+            script=manifest.script,
+            description=manifest.description,
+            version=manifest.version,
+            example=example,
+        )
+
+
+def render_scaffold(destination: Path, answers: ScaffoldAnswers) -> None:
+    """Render the scaffold into `destination` (which must be empty or absent)."""
+    from copier import run_copy  # heavy import, only when scaffolding
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # copier warns that a plain folder template is not git
+        run_copy(
+            str(template_dir()),
+            str(destination),
+            data=vars(answers),
+            defaults=True,
+            quiet=True,
+            unsafe=False,
+            overwrite=False,
+        )
+    _pin_answers_source(destination / ANSWERS_FILE)
+
+
+def _pin_answers_source(answers_file: Path) -> None:
+    if not answers_file.is_file():
+        return
+    text = answers_file.read_text(encoding="utf-8")
+    pinned = re.sub(r"(?m)^_src_path: .*$", f"_src_path: {SOURCE_MARKER}", text)
+    answers_file.write_text(pinned, encoding="utf-8")

@@ -1,0 +1,189 @@
+"""The plan summary: how the manifest's tools changed since the last run.
+
+Computed from the previous state file (what the last run generated) and the new manifest,
+before anything is written, so the user reads in plain words what is about to happen.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any, Literal
+
+from mcpgen.manifest.model import Manifest, Tool
+from mcpgen.render.plan_types import RenderPlan
+from mcpgen.sync.schema_diff import SchemaChange, input_changes, output_changes
+from mcpgen.write.apply import Move
+from mcpgen.write.state import State, ToolRecord
+
+# renamed_from: the manifest says so; same handler module: a new name with the old python_name;
+# python_name: same tool name, new handler module name (the `python_name:` key changed).
+RenameReason = Literal["renamed_from", "same handler module", "python_name"]
+
+# Tool-level keys whose change is cosmetic for the handler (they only change tools/list).
+_DOCUMENTATION_KEYS = ("title", "description", "annotations", "execution", "icons", "_meta")
+
+
+@dataclass(frozen=True)
+class Rename:
+    """A tool that kept its handler under a new name."""
+
+    old: str
+    new: str
+    reason: RenameReason
+    old_python_name: str
+    new_python_name: str
+    moves: tuple[Move, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolChange:
+    """Everything that changed in one tool that exists before and after."""
+
+    tool: str
+    changes: tuple[SchemaChange, ...]
+
+    @property
+    def breaking(self) -> tuple[SchemaChange, ...]:
+        return tuple(c for c in self.changes if c.breaking)
+
+
+@dataclass(frozen=True)
+class ChangeSummary:
+    """Tools added, removed, renamed and changed since the previous run."""
+
+    first_run: bool
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    renamed: tuple[Rename, ...] = ()
+    changed: tuple[ToolChange, ...] = ()
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        return tuple(m for r in self.renamed for m in r.moves)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.renamed or self.changed)
+
+
+def _normal(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _tool_changes(old: ToolRecord, new: Tool) -> list[SchemaChange]:
+    old_wire, new_wire = json.loads(_normal(old.wire)), json.loads(_normal(new.wire()))
+    found = input_changes(old_wire.get("inputSchema") or {}, new_wire.get("inputSchema") or {})
+    found += output_changes(old_wire.get("outputSchema"), new_wire.get("outputSchema"))
+    for key in _DOCUMENTATION_KEYS:
+        if _normal(old_wire.get(key)) != _normal(new_wire.get(key)):
+            found.append(SchemaChange(f"{key.lstrip('_')} changed", breaking=False))
+    return found
+
+
+def _user_files_of(plan: RenderPlan, tool: str) -> list[str]:
+    return sorted(f.path for f in plan.by_owner("user") if f.tool == tool)
+
+
+def _pair_moves(old_files: Iterable[str], new_files: Iterable[str]) -> tuple[Move, ...]:
+    """Pair a tool's old user files with its new ones, directory by directory.
+
+    A handler and a user test live in different directories, so the directory says which
+    old file becomes which new one; within a directory files pair in sorted order.
+    """
+    by_dir: dict[PurePosixPath, list[str]] = defaultdict(list)
+    for path in sorted(old_files):
+        by_dir[PurePosixPath(path).parent].append(path)
+    moves: list[Move] = []
+    for target in sorted(new_files):
+        candidates = by_dir.get(PurePosixPath(target).parent)
+        if candidates:
+            source = candidates.pop(0)
+            if source != target:
+                moves.append(Move(source, target))
+    return tuple(moves)
+
+
+def _match_renames(
+    previous: State, manifest: Manifest
+) -> list[tuple[ToolRecord, Tool, RenameReason]]:
+    current = {t.name for t in manifest.tools}
+    gone = {name: rec for name, rec in previous.tools.items() if name not in current}
+    fresh = [t for t in manifest.tools if t.name not in previous.tools]
+    matches: list[tuple[ToolRecord, Tool, RenameReason]] = []
+    for tool in fresh:  # an explicit renamed_from wins over a guess
+        old_name = next((n for n in tool.renamed_from if n in gone), None)
+        if old_name is not None:
+            matches.append((gone.pop(old_name), tool, "renamed_from"))
+    matched = {m[1].name for m in matches}
+    for tool in fresh:
+        if tool.name in matched:
+            continue
+        same_module = next((r for r in gone.values() if r.python_name == tool.python_name), None)
+        if same_module is not None:
+            gone.pop(same_module.name)
+            matches.append((same_module, tool, "same handler module"))
+    return matches
+
+
+def _rename(record: ToolRecord, tool: Tool, reason: RenameReason, plan: RenderPlan) -> Rename:
+    moves = _pair_moves(record.user_files, _user_files_of(plan, tool.name))
+    return Rename(record.name, tool.name, reason, record.python_name, tool.python_name, moves)
+
+
+def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> ChangeSummary:
+    """Compare the last run's tools with the manifest's."""
+    if previous is None:
+        return ChangeSummary(first_run=True, added=tuple(t.name for t in manifest.tools))
+    # Each new tool paired with the record it continues: same name, or a detected rename.
+    continued: dict[str, ToolRecord] = {}
+    renames: list[Rename] = []
+    for record, tool, reason in _match_renames(previous, manifest):
+        continued[tool.name] = record
+        renames.append(_rename(record, tool, reason, plan))
+    for tool in manifest.tools:
+        same_name = previous.tools.get(tool.name)
+        if same_name is not None:
+            continued[tool.name] = same_name
+            if same_name.python_name != tool.python_name:
+                renames.append(_rename(same_name, tool, "python_name", plan))
+    changed = [
+        ToolChange(tool.name, tuple(found))
+        for tool in manifest.tools
+        if tool.name in continued and (found := _tool_changes(continued[tool.name], tool))
+    ]
+    added = tuple(t.name for t in manifest.tools if t.name not in continued)
+    kept = {record.name for record in continued.values()}
+    removed = tuple(name for name in sorted(previous.tools) if name not in kept)
+    return ChangeSummary(False, added, removed, tuple(renames), tuple(changed))
+
+
+def find_orphans(
+    root: Path, manifest: Manifest, plan: RenderPlan, *, leaving: Iterable[str] = ()
+) -> tuple[str, ...]:
+    """Handler files under `handlers/` that no current tool owns.
+
+    `leaving`: files a pending move takes away (so a dry run does not report them).
+    Files named `_*.py` are the user's helper modules, never handlers.
+    """
+    owned = {f.path for f in plan.by_owner("user")}
+    handler_dirs = {f"src/{manifest.package}/handlers"}
+    handler_dirs |= {
+        str(PurePosixPath(f.path).parent)
+        for f in plan.by_owner("user")
+        if PurePosixPath(f.path).parent.name == "handlers"
+    }
+    skip = owned | set(leaving)
+    orphans: set[str] = set()
+    for folder in handler_dirs:
+        directory = root / folder
+        if not directory.is_dir():
+            continue
+        for file in directory.glob("*.py"):
+            relative = f"{folder}/{file.name}"
+            if not file.name.startswith("_") and relative not in skip:
+                orphans.add(relative)
+    return tuple(sorted(orphans))

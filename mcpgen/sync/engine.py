@@ -1,0 +1,111 @@
+"""One generate run: load the manifest, render, summarise, decide, print, then write (or not)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from rich.console import Console
+
+from mcpgen.manifest.model import Manifest
+from mcpgen.render.plan_types import RenderPlan
+from mcpgen.sync import report
+from mcpgen.sync.changes import ChangeSummary, find_orphans, summarise
+from mcpgen.write import apply, transaction
+from mcpgen.write.diff import unified_diff
+from mcpgen.write.state import load_state, render_state, snapshot
+
+# write: the normal run; check: report staleness only; diff: compute what would change only.
+Mode = Literal["write", "check", "diff"]
+
+
+@dataclass(frozen=True)
+class GenerateReport:
+    """What a run decided and did."""
+
+    root: Path
+    summary: ChangeSummary
+    applied: apply.ApplyPlan
+    orphans: tuple[str, ...]
+    written: bool
+
+    @property
+    def up_to_date(self) -> bool:
+        """Nothing to write besides machine-specific files and the state file."""
+        return not self.stale
+
+    @property
+    def stale(self) -> list[str]:
+        return self.applied.stale()
+
+    def diff(self) -> str:
+        return unified_diff(self.applied.actions)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Everything decided before the first write."""
+
+    manifest: Manifest
+    plan: RenderPlan
+    summary: ChangeSummary
+    applied: apply.ApplyPlan
+
+
+def load(root: Path) -> tuple[Manifest, RenderPlan]:
+    """The manifest at `root` and its render plan; raises ManifestInvalid with every problem."""
+    from mcpgen.manifest import find_manifest, load_manifest
+    from mcpgen.render.plan import render_plan
+
+    manifest = load_manifest(find_manifest(root))
+    return manifest, render_plan(manifest, root)
+
+
+def prepare(root: Path, *, force: bool = False) -> Prepared:
+    """Decide every action of a run; reads the disk, writes nothing."""
+    manifest, plan = load(root)
+    previous = load_state(root)
+    summary = summarise(previous, manifest, plan)
+    applied = apply.plan_actions(
+        root,
+        plan,
+        recorded=previous.files if previous else {},
+        state_text=render_state(snapshot(manifest, plan)),
+        moves=summary.moves,
+        force=force,
+    )
+    return Prepared(manifest, plan, summary, applied)
+
+
+def generate_project(
+    root: Path,
+    *,
+    force: bool = False,
+    console: Console | None = None,
+    mode: Mode = "write",
+    hook: transaction.StepHook | None = None,
+) -> GenerateReport:
+    """Bring `root` in line with its manifest, printing what happens in plain words.
+
+    Raises McpgenError: ManifestInvalid for a bad manifest (nothing written), exit code 3
+    for hand-edited generated files without `force` (nothing written). `mode="check"` and
+    `mode="diff"` never write; the caller reads `report.stale` / `report.diff()`.
+    """
+    console = console if console is not None else Console(stderr=True, highlight=False)
+    root = root.resolve()
+    prepared = prepare(root, force=force)
+    applied = prepared.applied
+    if mode == "check":
+        report.print_stale(console, applied)
+    else:
+        report.print_summary(console, prepared.summary)
+    written = False
+    if mode == "write":
+        apply.commit(root, applied, hook=hook)
+        written = bool(applied.changes)
+        report.print_written(console, applied)
+    leaving = [a.source for a in applied.changes if a.source is not None and not written]
+    orphans = find_orphans(root, prepared.manifest, prepared.plan, leaving=leaving)
+    report.print_orphans(console, orphans)
+    return GenerateReport(root, prepared.summary, applied, orphans, written)

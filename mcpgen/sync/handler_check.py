@@ -1,0 +1,114 @@
+"""Static check that each tool's handler is what the dispatcher calls: `name(args: NameInput)`.
+
+Done with `ast` on the file, never by importing it: `mcpgen check` must not run user code
+(a handler may open connections at import time) and must work without the project installed.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcpgen.manifest.model import Manifest, Tool
+from mcpgen.render.plan_types import RenderPlan
+
+
+@dataclass(frozen=True)
+class HandlerProblem:
+    """Why the dispatcher cannot call one tool's handler."""
+
+    tool: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def _annotation_name(annotation: ast.expr | None) -> str | None:
+    """`GetInput`, `models.GetInput` and `"GetInput"` all name the class `GetInput`."""
+    if isinstance(annotation, ast.Name):
+        return annotation.id
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.rsplit(".", 1)[-1].strip()
+    return None
+
+
+def _signature_problem(function: ast.FunctionDef | ast.AsyncFunctionDef, tool: Tool) -> str | None:
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    if not positional and args.vararg is None:
+        return f"`{tool.python_name}` takes no argument; the dispatcher passes one `{tool.input_model}`"
+    # Parameters after the first need defaults: the dispatcher passes exactly one argument.
+    without_default = len(positional) - len(args.defaults)
+    kw_without_default = [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    if without_default > 1 or kw_without_default:
+        return f"`{tool.python_name}` must take exactly one argument (the dispatcher passes one)"
+    if positional:
+        found = _annotation_name(positional[0].annotation)
+        if found != tool.input_model:
+            what = f"is annotated `{found}`" if found else "has no type annotation"
+            return (
+                f"the argument of `{tool.python_name}` {what}; "
+                f"the dispatcher passes a `{tool.input_model}`"
+            )
+    return None
+
+
+def check_handler_source(source: str, tool: Tool) -> str | None:
+    """The problem with one handler's source text, or None when the dispatcher can call it."""
+    try:
+        module = ast.parse(source)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: syntax error: {exc.msg}"
+    function = next(
+        (
+            node
+            for node in module.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name == tool.python_name
+        ),
+        None,
+    )
+    if function is None:
+        return (
+            f"no function `{tool.python_name}` (sync or async); the dispatcher calls "
+            f"`{tool.python_name}(args: {tool.input_model})`"
+        )
+    return _signature_problem(function, tool)
+
+
+def handler_path(plan: RenderPlan, tool: Tool) -> str | None:
+    """The handler file the plan gives `tool` (a user file in a `handlers` directory)."""
+    return next(
+        (
+            f.path
+            for f in plan.by_owner("user")
+            if f.tool == tool.name and Path(f.path).parent.name == "handlers"
+        ),
+        None,
+    )
+
+
+def check_handlers(root: Path, manifest: Manifest, plan: RenderPlan) -> list[HandlerProblem]:
+    """Every tool whose handler is missing or has the wrong name or argument type."""
+    problems: list[HandlerProblem] = []
+    for tool in manifest.tools:
+        path = handler_path(plan, tool)
+        if path is None:
+            continue  # the renderer gives this tool no handler file: nothing to check
+        try:
+            source = (root / path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            problems.append(HandlerProblem(tool.name, path, "missing; run `mcpgen generate`"))
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(HandlerProblem(tool.name, path, f"cannot be read: {exc}"))
+            continue
+        message = check_handler_source(source, tool)
+        if message is not None:
+            problems.append(HandlerProblem(tool.name, path, message))
+    return problems

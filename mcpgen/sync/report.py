@@ -1,0 +1,105 @@
+"""Plain-words output of a generate run: the plan summary, the files written, orphans, staleness."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Console
+from rich.markup import escape
+
+from mcpgen.names import class_name
+from mcpgen.sync.changes import ChangeSummary, Rename
+from mcpgen.write.apply import Action, ApplyPlan
+
+_VERBS = {"create": "created", "update": "updated", "delete": "deleted", "move": "moved"}
+
+
+def _rename_lines(rename: Rename) -> list[str]:
+    if rename.reason == "python_name":
+        head = f"[bold]~ {rename.new}[/]: handler module renamed"
+    else:
+        how = "renamed_from" if rename.reason == "renamed_from" else "same handler module"
+        head = f"[bold]~ {rename.old} → {rename.new}[/]: tool renamed ({how})"
+    lines = [head]
+    for move in rename.moves:
+        lines.append(f"    moves {move.source} → {move.target} (content untouched)")
+    if rename.old_python_name != rename.new_python_name:
+        lines.append(
+            f"    [yellow]BREAKS the handler:[/] rename its function `{rename.old_python_name}` "
+            f"to `{rename.new_python_name}` and its argument type to "
+            f"`{class_name(rename.new_python_name)}Input`"
+        )
+    return lines
+
+
+def summary_lines(summary: ChangeSummary) -> list[str]:
+    """The summary printed before anything is written; empty when no tool changed."""
+    if summary.first_run:
+        names = ", ".join(summary.added) or "none"
+        return [f"Generating {len(summary.added)} tools: {escape(names)}"]
+    lines = [f"[bold green]+ {escape(name)}[/]: tool added" for name in summary.added]
+    lines += [
+        f"[bold red]- {escape(name)}[/]: tool removed; the server no longer exposes it, "
+        "its handler is kept"
+        for name in summary.removed
+    ]
+    for rename in summary.renamed:
+        lines += _rename_lines(rename)
+    for change in summary.changed:
+        lines.append(f"[bold]~ {escape(change.tool)}[/]: changed")
+        for item in change.changes:
+            mark = "[yellow]BREAKS the handler:[/] " if item.breaking else ""
+            lines.append(f"    {mark}{escape(item.text)}")
+    return lines
+
+
+def print_summary(console: Console, summary: ChangeSummary) -> None:
+    for line in summary_lines(summary):
+        console.print(line)
+
+
+def _describe(action: Action) -> str:
+    if action.kind == "move":
+        return f"  moved    {action.source} → {action.path}"
+    note = " (your previous version)" if action.owner == "backup" else ""
+    return f"  {_VERBS[action.kind]:<8} {action.path}{note}"
+
+
+def print_written(console: Console, applied: ApplyPlan) -> None:
+    """What the run wrote, or that there was nothing to write."""
+    changes = [a for a in applied.changes if a.owner != "state"]
+    if not changes:
+        console.print("Up to date: nothing to write.")
+        return
+    for action in sorted(changes, key=lambda a: a.path):
+        console.print(escape(_describe(action)), highlight=False)
+    for path in applied.forced:
+        console.print(f"[yellow]Overwrote hand-edited {escape(path)}[/]; your version is in .orig")
+    noun = "file" if len(changes) == 1 else "files"
+    console.print(f"Wrote {len(changes)} {noun}.")
+
+
+def print_orphans(console: Console, orphans: Iterable[str]) -> None:
+    for path in orphans:
+        console.print(
+            f"[yellow]Orphaned handler:[/] {escape(path)} belongs to no tool in the manifest "
+            "(the server no longer exposes it); delete it once you no longer need its code"
+        )
+
+
+def print_stale(console: Console, applied: ApplyPlan) -> None:
+    """`--check`: every file that does not match the manifest, and why."""
+    stale = applied.stale()
+    if not stale:
+        console.print("Generated files are up to date.")
+        return
+    reasons = {c.path: c.reason for c in applied.conflicts}
+    for action in applied.changes:
+        if action.owner not in ("local", "state", "backup"):
+            reasons.setdefault(action.path, f"would be {_VERBS[action.kind]}")
+            if action.source is not None:
+                reasons.setdefault(action.source, f"would be moved to {action.path}")
+    console.print(f"[red]{len(stale)} generated file(s) out of date with the manifest:[/]")
+    for path in stale:
+        console.print(f"  {escape(path)}: {escape(reasons.get(path, 'stale'))}")
+    console.print("Run `mcpgen generate` to update them.")

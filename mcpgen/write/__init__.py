@@ -1,0 +1,1 @@
+"""Writing a render plan to disk: the state file, conflict checks, atomic all-or-nothing apply."""

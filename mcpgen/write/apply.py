@@ -1,0 +1,282 @@
+"""Compare the render plan with the disk and the state file, then write all of it or nothing.
+
+Decisions per file, made before anything is written:
+
+- generated: absent → create; identical → keep; on disk as mcpgen last wrote it (hash in the
+  state file) → update; anything else is a conflict (edited by hand, or never written by
+  mcpgen). `--force` turns a conflict into an update that keeps the old bytes as `<file>.orig`.
+- user: created when absent, never modified or deleted; a renamed tool's files are moved.
+- local (`hosts/`): machine-specific, rewritten when different, never a conflict.
+- generated files mcpgen wrote before but no longer plans: deleted when untouched, otherwise a
+  conflict (with `--force`: kept as `.orig`).
+
+Every conflict is collected before the first write; one conflict means nothing is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Literal
+
+from mcpgen.errors import ExitCode, McpgenError
+from mcpgen.render.plan_types import Owner, RenderPlan
+from mcpgen.write import transaction
+from mcpgen.write.state import STATE_PATH, sha256_hex
+
+ActionKind = Literal["create", "update", "delete", "move", "keep"]
+ActionOwner = Owner | Literal["state", "backup"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A user file that follows its renamed tool: `source` → `target`, bytes untouched."""
+
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Action:
+    """What happens to one path."""
+
+    kind: ActionKind
+    path: str
+    owner: ActionOwner
+    content: bytes | None = None  # the new bytes (create, update)
+    before: bytes | None = None  # the bytes on disk now (update, delete), for diffs
+    source: str | None = None  # move: where the file is now
+
+    @property
+    def writes(self) -> bool:
+        return self.kind != "keep"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A file mcpgen must not write without `--force`."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ApplyPlan:
+    """Every decision for one run; `conflicts` empty means it can be committed."""
+
+    actions: tuple[Action, ...]
+    conflicts: tuple[Conflict, ...] = ()
+    forced: tuple[str, ...] = ()  # hand-edited generated files overwritten under --force
+
+    @property
+    def changes(self) -> tuple[Action, ...]:
+        return tuple(a for a in self.actions if a.writes)
+
+    def stale(self) -> list[str]:
+        """Project files a run would change, for `--check`: neither `hosts/` nor the state file."""
+        paths = {a.path for a in self.changes if a.owner not in ("local", "state", "backup")}
+        paths |= {a.source for a in self.changes if a.source is not None}
+        paths |= {c.path for c in self.conflicts}
+        return sorted(paths)
+
+
+@dataclass
+class _Disk:
+    """Reads each path at most once, relative to the project root."""
+
+    root: Path
+    cache: dict[str, bytes | None] = field(default_factory=dict)
+
+    def read(self, path: str) -> bytes | None:
+        if path not in self.cache:
+            target = self.root / path
+            try:
+                self.cache[path] = target.read_bytes()
+            except FileNotFoundError:
+                self.cache[path] = None
+            except IsADirectoryError:
+                raise McpgenError(
+                    f"{path} is a directory; mcpgen needs to write a file there"
+                ) from None
+            except OSError as exc:
+                raise McpgenError(f"cannot read {path}: {exc}") from None
+        return self.cache[path]
+
+
+def _check_relative(path: str) -> None:
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+        raise McpgenError(f"refusing to write outside the project: {path!r}")
+
+
+def _orig_path(path: str, disk: _Disk, taken: set[str]) -> str:
+    # Never overwrite an earlier .orig: it may hold an earlier hand edit.
+    candidate, number = f"{path}.orig", 1
+    while disk.read(candidate) is not None or candidate in taken:
+        number += 1
+        candidate = f"{path}.orig.{number}"
+    taken.add(candidate)
+    return candidate
+
+
+class _Planner:
+    """Builds the actions of one run; see the module docstring for the rules."""
+
+    def __init__(self, disk: _Disk, recorded: Mapping[str, str], force: bool) -> None:
+        self.disk = disk
+        self.recorded = recorded
+        self.force = force
+        self.actions: list[Action] = []
+        self.conflicts: list[Conflict] = []
+        self.forced: list[str] = []
+        self.origs: set[str] = set()
+
+    def _hand_edit(self, path: str, current: bytes, reason: str) -> bool:
+        """Record a conflict, or with --force keep the current bytes as .orig; True if forced."""
+        if not self.force:
+            self.conflicts.append(Conflict(path, reason))
+            return False
+        orig = _orig_path(path, self.disk, self.origs)
+        self.actions.append(Action("create", orig, "backup", content=current))
+        self.forced.append(path)
+        return True
+
+    def generated(self, path: str, new: bytes) -> None:
+        current = self.disk.read(path)
+        if current is None:
+            self.actions.append(Action("create", path, "generated", content=new))
+            return
+        if current == new:
+            self.actions.append(Action("keep", path, "generated"))
+            return
+        recorded = self.recorded.get(path)
+        if recorded != sha256_hex(current):
+            reason = (
+                "edited by hand since mcpgen wrote it"
+                if recorded
+                else "exists but was not written by mcpgen"
+            )
+            if not self._hand_edit(path, current, reason):
+                return
+        self.actions.append(Action("update", path, "generated", content=new, before=current))
+
+    def local(self, path: str, new: bytes) -> None:
+        current = self.disk.read(path)
+        kind: ActionKind = "create" if current is None else "keep" if current == new else "update"
+        content = None if kind == "keep" else new
+        self.actions.append(Action(kind, path, "local", content=content, before=current))
+
+    def user(self, path: str, new: bytes, present: bool) -> None:
+        if present:
+            self.actions.append(Action("keep", path, "user"))
+        else:
+            self.actions.append(Action("create", path, "user", content=new))
+
+    def move(self, move: Move) -> bool:
+        if self.disk.read(move.source) is None:
+            return False  # the user already deleted it: the new tool just gets a stub
+        if self.disk.read(move.target) is not None:
+            return False  # both exist: keep both; the old one is then reported as orphaned
+        self.actions.append(Action("move", move.target, "user", source=move.source))
+        return True
+
+    def retired(self, path: str) -> None:
+        """A generated file from an earlier run that the plan no longer contains."""
+        current = self.disk.read(path)
+        if current is None:
+            return
+        if sha256_hex(current) != self.recorded[path] and not self._hand_edit(
+            path, current, "is no longer generated but was edited by hand, so it was not deleted"
+        ):
+            return
+        self.actions.append(Action("delete", path, "generated", before=current))
+
+    def state_file(self, text: str) -> None:
+        new = text.encode("utf-8")
+        current = self.disk.read(STATE_PATH)
+        if current == new:
+            self.actions.append(Action("keep", STATE_PATH, "state"))
+        else:
+            kind: ActionKind = "create" if current is None else "update"
+            self.actions.append(Action(kind, STATE_PATH, "state", content=new, before=current))
+
+
+def plan_actions(
+    root: Path,
+    plan: RenderPlan,
+    *,
+    recorded: Mapping[str, str],
+    state_text: str,
+    moves: Sequence[Move] = (),
+    force: bool = False,
+) -> ApplyPlan:
+    """Decide what to do with every file; reads the disk, writes nothing.
+
+    `recorded` is the previous state's generated path → sha256; `state_text` the new state file.
+    """
+    for planned in plan.files:
+        _check_relative(planned.path)
+    planner = _Planner(_Disk(root), recorded, force)
+    moved_away: set[str] = set()
+    moved_in: set[str] = set()
+    for move in moves:
+        _check_relative(move.source)
+        _check_relative(move.target)
+        if planner.move(move):
+            moved_away.add(move.source)
+            moved_in.add(move.target)
+    for planned in plan.files:
+        content = planned.content.encode("utf-8")
+        if planned.owner == "generated":
+            planner.generated(planned.path, content)
+        elif planned.owner == "local":
+            planner.local(planned.path, content)
+        else:
+            exists = planner.disk.read(planned.path) is not None
+            present = (exists and planned.path not in moved_away) or planned.path in moved_in
+            planner.user(planned.path, content, present)
+    planned_paths = {f.path for f in plan.files}
+    for path in sorted(set(recorded) - planned_paths):
+        planner.retired(path)
+    planner.state_file(state_text)
+    return ApplyPlan(tuple(planner.actions), tuple(planner.conflicts), tuple(planner.forced))
+
+
+def _steps(actions: Iterable[Action]) -> list[transaction.Step]:
+    # Moves first (their targets must be free), then writes, deletes, and the state file last.
+    order = {"move": 0, "create": 1, "update": 1, "delete": 2}
+    changes = sorted(
+        (a for a in actions if a.writes),
+        key=lambda a: (a.owner == "state", order[a.kind]),
+    )
+    steps: list[transaction.Step] = []
+    for action in changes:
+        if action.kind == "move":
+            steps.append(transaction.Step("move", action.path, source=action.source))
+        elif action.kind == "delete":
+            steps.append(transaction.Step("delete", action.path))
+        else:
+            steps.append(transaction.Step("write", action.path, content=action.content))
+    return steps
+
+
+def conflict_error(conflicts: Sequence[Conflict]) -> McpgenError:
+    """The refusal message: every file, why, and how to proceed."""
+    lines = [f"  {c.path}: {c.reason}" for c in conflicts]
+    noun = "file" if len(conflicts) == 1 else "files"
+    return McpgenError(
+        f"refusing to write: {len(conflicts)} generated {noun} changed by hand; "
+        "nothing was written\n"
+        + "\n".join(lines)
+        + "\nMove your change into a handler (src/<package>/handlers/), or run "
+        "`mcpgen generate --force` to overwrite (the current file is kept as <file>.orig).",
+        exit_code=ExitCode.CONFLICT,
+    )
+
+
+def commit(root: Path, applied: ApplyPlan, *, hook: transaction.StepHook | None = None) -> None:
+    """Write the plan, all or nothing; refuses (exit 3) when a conflict is left."""
+    if applied.conflicts:
+        raise conflict_error(applied.conflicts)
+    transaction.commit(root, _steps(applied.actions), hook=hook)

@@ -1,0 +1,135 @@
+"""The state file: what mcpgen last wrote, so a later run can tell "stale" from "edited by hand".
+
+`.mcpgen/state.json` is committed with the project. It must be byte-stable for the same input
+(sorted keys, no timestamps, no absolute paths), or every regenerate would dirty the git tree.
+It records:
+
+- `mcpgen_version`: the mcpgen that wrote it;
+- `files`: the sha256 of every generated file exactly as written (POSIX path → hex digest);
+- `tools`: per tool name, its python name, its tools/list entry (schemas, description, ...)
+  and the user-owned files mcpgen created for it, so the next run can describe what changed
+  (added, removed, renamed, broken) and move a renamed tool's handler.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mcpgen import __version__
+from mcpgen.errors import McpgenError
+from mcpgen.manifest.model import Manifest
+from mcpgen.render.plan_types import RenderPlan
+
+STATE_PATH = ".mcpgen/state.json"
+FORMAT = 1
+
+JSON = dict[str, Any]
+
+
+def sha256_hex(data: bytes) -> str:
+    """The digest recorded for a file's bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class ToolRecord:
+    """A tool as the last run saw it."""
+
+    name: str
+    python_name: str
+    wire: JSON  # the tools/list entry: inputSchema, outputSchema, description, ...
+    user_files: tuple[str, ...] = ()  # handler and user test, POSIX paths
+
+    @property
+    def input_schema(self) -> JSON:
+        schema = self.wire.get("inputSchema")
+        return schema if isinstance(schema, dict) else {}
+
+    @property
+    def output_schema(self) -> JSON | None:
+        schema = self.wire.get("outputSchema")
+        return schema if isinstance(schema, dict) else None
+
+
+@dataclass(frozen=True)
+class State:
+    """Everything the state file holds."""
+
+    mcpgen_version: str
+    files: Mapping[str, str] = field(default_factory=dict)  # generated path → sha256
+    tools: Mapping[str, ToolRecord] = field(default_factory=dict)
+
+
+def render_state(state: State) -> str:
+    """Deterministic JSON text of the state: same state, same bytes."""
+    data: JSON = {
+        "format": FORMAT,
+        "mcpgen_version": state.mcpgen_version,
+        "files": dict(state.files),
+        "tools": {
+            name: {
+                "python_name": record.python_name,
+                "wire": record.wire,
+                "user_files": sorted(record.user_files),
+            }
+            for name, record in state.tools.items()
+        },
+    }
+    # default=str: a YAML scalar such as a date must not crash the run; it is only compared.
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n"
+
+
+def snapshot(manifest: Manifest, plan: RenderPlan, *, version: str = __version__) -> State:
+    """The state a run leaves behind once `plan` is on disk."""
+    files = {f.path: sha256_hex(f.content.encode("utf-8")) for f in plan.by_owner("generated")}
+    tools = {
+        tool.name: ToolRecord(
+            name=tool.name,
+            python_name=tool.python_name,
+            wire=tool.wire(),
+            user_files=tuple(sorted(f.path for f in plan.by_owner("user") if f.tool == tool.name)),
+        )
+        for tool in manifest.tools
+    }
+    return State(mcpgen_version=version, files=files, tools=tools)
+
+
+def parse_state(text: str, *, where: str = STATE_PATH) -> State:
+    """Read state text; a damaged file is a user-facing error, never a traceback."""
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"unknown state format {data.get('format')!r}")
+        tools = {
+            name: ToolRecord(
+                name=name,
+                python_name=str(raw["python_name"]),
+                wire=dict(raw["wire"]),
+                user_files=tuple(str(p) for p in raw.get("user_files", ())),
+            )
+            for name, raw in data["tools"].items()
+        }
+        files = {str(path): str(digest) for path, digest in data["files"].items()}
+        return State(mcpgen_version=str(data["mcpgen_version"]), files=files, tools=tools)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise McpgenError(
+            f"{where} is damaged ({exc}); restore it from git, or delete it and run "
+            "`mcpgen generate --force` (hand edits to generated files are then kept as .orig)"
+        ) from None
+
+
+def load_state(root: Path) -> State | None:
+    """The project's state, or None when mcpgen has never generated into `root`."""
+    path = root / STATE_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise McpgenError(f"cannot read {STATE_PATH}: {exc}") from None
+    return parse_state(text)

@@ -1,0 +1,77 @@
+"""Fixtures: a real project generated from a small manifest (in process, no venv)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from mcpgen.sync import generate_project
+
+MANIFEST = """\
+# A comment the user wrote.
+name: demo
+version: 0.1.0
+description: Sync test server
+tools:
+  - name: get_forecast
+    description: Forecast for a city
+    input_schema:
+      type: object
+      properties:
+        city: {type: string, description: City name}
+        days: {type: integer}
+      required: [city]
+    output_schema:
+      type: object
+      properties:
+        temp: {type: number}
+      required: [temp]
+    examples:
+      - arguments: {city: Paris}
+  - name: get_alerts
+    description: Alerts for a region
+    input_schema:
+      type: object
+      properties:
+        region: {type: string}
+"""
+
+
+class Run:
+    """Runs generate on one project and keeps what it printed."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.buffer = io.StringIO()
+
+    @property
+    def console(self) -> Console:
+        return Console(file=self.buffer, width=200, highlight=False, color_system=None)
+
+    def manifest(self, text: str) -> None:
+        (self.root / "mcpgen.yaml").write_text(text, encoding="utf-8")
+
+    def edit_manifest(self, old: str, new: str) -> None:
+        text = (self.root / "mcpgen.yaml").read_text(encoding="utf-8")
+        assert old in text, old
+        self.manifest(text.replace(old, new, 1))
+
+    def __call__(self, **options: object):  # type: ignore[no-untyped-def]
+        self.buffer = io.StringIO()
+        return generate_project(self.root, console=self.console, **options)  # type: ignore[arg-type]
+
+    @property
+    def printed(self) -> str:
+        return self.buffer.getvalue()
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Run:
+    run = Run(tmp_path / "demo")
+    run.root.mkdir()
+    run.manifest(MANIFEST)
+    run()
+    return run
