@@ -9,7 +9,6 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from mcpgen.render.env import templates_root
 
-
 # Scalars YAML 1.1 and 1.2 loaders both read as strings when left unquoted.
 _PLAIN_SAFE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*|\d+(\.\d+){2,}")
 _YAML_WORDS = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}

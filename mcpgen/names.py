@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import keyword
 import re
+import sys
 import unicodedata
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -35,7 +36,7 @@ def words(name: str) -> list[str]:
 
 
 def distribution_name(server_name: str) -> str:
-    """`acme-crm` → `acme-crm`; `maison-connectée` → `maison-connectee`; `天气-tools` → `tools-1a2b3c`.
+    """`maison-connectée` → `maison-connectee`; `天气-tools` → `tools-<hash>`.
 
     Characters with no ASCII form are dropped and a short hash of the original name keeps
     two such names apart, so the result is always a valid, stable PEP 503 name.
@@ -49,9 +50,21 @@ def distribution_name(server_name: str) -> str:
     return slug
 
 
+# Import names a server package must not take: the standard library's (a server named
+# `time` would shadow it) and those of what every generated project imports.
+RESERVED_PACKAGES = frozenset(sys.stdlib_module_names) | {
+    "anyio", "jsonschema", "mcp", "mcp_types", "pydantic", "pydantic_core", "pytest",
+    "regress", "ruamel", "starlette", "tests", "uvicorn",
+}
+
+
 def package_name(server_name: str) -> str:
-    """The import package for a server: its distribution name with `_` for `-`."""
-    return python_identifier(distribution_name(server_name).replace("-", "_"))
+    """The import package for a server: its distribution name with `_` for `-`.
+
+    A name that would shadow a module the server needs gets a `_server` suffix.
+    """
+    package = python_identifier(distribution_name(server_name).replace("-", "_"))
+    return f"{package}_server" if package in RESERVED_PACKAGES else package
 
 
 def script_name(distribution: str) -> str:

@@ -12,8 +12,17 @@ SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "depen
 SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 # Keywords whose value is one subschema (`items` may also be a list, in draft-07).
 SCHEMA_SINGLES = (
-    "items", "additionalItems", "additionalProperties", "unevaluatedItems",
-    "unevaluatedProperties", "not", "if", "then", "else", "contains", "propertyNames",
+    "items",
+    "additionalItems",
+    "additionalProperties",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
 )
 
 Transform = Callable[[dict[str, Any]], dict[str, Any]]

@@ -1,4 +1,4 @@
-"""The `mcpgen` command line: one module per command, one place that turns errors into exit codes."""
+"""The `mcpgen` command line: a module per command, one place that maps errors to exit codes."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# Messages go to stderr; stdout is kept for what a command is asked to print (schema, snippets, diffs).
+# Messages go to stderr; stdout carries only what a command is asked to print
+# (the schema, a snippet, a diff).
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 
@@ -32,17 +33,21 @@ def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> None:
 
 def _register() -> None:
     # Imported here so that each command module can import `app`, `err` and `out` from this one.
-    from mcpgen.cli import generate, manifest, new
+    from mcpgen.cli import add, check, config, doctor, generate, manifest, new, update
 
-    for module in (manifest, new, generate):
+    for module in (manifest, new, generate, check, add, update, config, doctor):
         module.register(app)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the console script: the single error → exit-code boundary."""
+    """Entry point of the console script: the single error → exit-code boundary.
+
+    Click (standalone mode) handles usage errors (exit 2), `typer.Exit` and Ctrl-C itself;
+    mcpgen's own errors pass through it and are printed here, without a traceback.
+    """
     _register()
     try:
-        app(args=argv, standalone_mode=False)
+        app(args=argv, standalone_mode=True)
     except ManifestInvalid as exc:
         print_diagnostics(exc.diagnostics)
         err.print(f"error: {exc.message}", style="bold red", markup=False)
@@ -50,18 +55,3 @@ def main(argv: list[str] | None = None) -> None:
     except McpgenError as exc:
         err.print(f"error: {exc.message}", style="bold red", markup=False)
         sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        err.print("aborted", style="red")
-        sys.exit(1)
-    except KeyboardInterrupt:
-        err.print("interrupted", style="red")
-        sys.exit(130)
-    except Exception as exc:  # click's usage errors arrive here in non-standalone mode
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from mcpgen.cli import err, print_diagnostics
-from mcpgen.errors import ExitCode
+from mcpgen.errors import McpgenError
 
 HELP = """Check a project without writing anything.
 
@@ -39,7 +39,7 @@ def check(
     _manifest, diagnostics = check_manifest(path)
     if _manifest is not None:
         print_diagnostics(diagnostics)
-    prepared = prepare(root)
+    prepared = prepare(root, manifest_path=path)
     failed = bool(prepared.applied.stale())
     print_stale(err, prepared.applied)
     problems = check_handlers(root, prepared.manifest, prepared.plan)
@@ -54,7 +54,12 @@ def check(
             markup=False,
         )
     if failed or problems:
-        raise typer.Exit(ExitCode.ERROR)
+        what = [
+            w
+            for w, bad in (("stale generated files", failed), ("handler problems", problems))
+            if bad
+        ]
+        raise McpgenError(f"check failed: {' and '.join(what)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -45,25 +45,22 @@ def generate(
         raise McpgenError(
             "--watch cannot be combined with --check or --diff", exit_code=ExitCode.USAGE
         )
-    root = directory.parent if directory.is_file() else directory
-    if not root.is_dir():
-        raise McpgenError(f"'{directory}' is not a directory")
+    from mcpgen.manifest import find_manifest
+
+    manifest = find_manifest(directory)
+    root = manifest.parent
     if watch:
-        _watch(root, directory, force=force)
+        from mcpgen.sync.watch import watch_project
+
+        watch_project(root, manifest, force=force, console=err)
         return
     mode: Mode = "check" if check else "diff" if diff else "write"
-    report = generate_project(root, force=force, console=err, mode=mode)
+    report = generate_project(root, force=force, console=err, mode=mode, manifest_path=manifest)
     if diff:
         out.print(report.diff(), end="", markup=False, highlight=False)
     if check and report.stale:
-        raise typer.Exit(ExitCode.ERROR)
-
-
-def _watch(root: Path, directory: Path, *, force: bool) -> None:
-    from mcpgen.manifest import find_manifest
-    from mcpgen.sync.watch import watch_project
-
-    watch_project(root, find_manifest(directory), force=force, console=err)
+        # McpgenError, not typer.Exit: the CLI boundary runs click in non-standalone mode.
+        raise McpgenError("generated files are out of date; run `mcpgen generate`")
 
 
 def register(app: typer.Typer) -> None:

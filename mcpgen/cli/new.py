@@ -49,8 +49,17 @@ def _git_init(target: Path) -> bool:
     steps = (
         ["init", "--quiet"],
         ["add", "--all"],
-        ["-c", "user.name=mcpgen", "-c", "user.email=mcpgen@localhost",
-         "commit", "--quiet", "--no-verify", "-m", "New MCP server project from mcpgen"],
+        [
+            "-c",
+            "user.name=mcpgen",
+            "-c",
+            "user.email=mcpgen@localhost",
+            "commit",
+            "--quiet",
+            "--no-verify",
+            "-m",
+            "New MCP server project from mcpgen",
+        ],
     )
     for step in steps:
         done = subprocess.run([git, *step], cwd=target, capture_output=True, check=False)
@@ -62,12 +71,18 @@ def _git_init(target: Path) -> bool:
 
 def new(
     name: Annotated[
-        str | None, typer.Argument(help="Server name (and directory), e.g. weather.", show_default=False)
+        str | None,
+        typer.Argument(help="Server name (and directory), e.g. weather.", show_default=False),
     ] = None,
     manifest: Annotated[
         Path | None,
-        typer.Option("--manifest", "-m", help="Start from this mcpgen.yaml instead of the example.",
-                     exists=False, dir_okay=False),
+        typer.Option(
+            "--manifest",
+            "-m",
+            help="Start from this mcpgen.yaml instead of the example.",
+            exists=False,
+            dir_okay=False,
+        ),
     ] = None,
     directory: Annotated[
         Path | None, typer.Option("--dir", "-d", help="Create the project here instead of ./NAME.")
@@ -75,11 +90,13 @@ def new(
     no_input: Annotated[
         bool, typer.Option("--no-input", help="Never prompt; use defaults for anything not given.")
     ] = False,
-    git: Annotated[bool, typer.Option(help="Initialise a git repository with a first commit.")] = True,
+    git: Annotated[
+        bool, typer.Option(help="Initialise a git repository with a first commit.")
+    ] = True,
 ) -> None:
+    from mcpgen.errors import ManifestInvalid, has_errors
     from mcpgen.example import example_manifest_text
     from mcpgen.manifest import check_manifest, check_text
-    from mcpgen.errors import ManifestInvalid, has_errors
     from mcpgen.scaffold import ScaffoldAnswers, render_scaffold
     from mcpgen.sync import generate_project
 
@@ -117,10 +134,15 @@ def new(
 
 
 def _print_next_steps(target: Path, script: str, committed: bool) -> None:
-    err.print(f"\n[bold green]Created {target}[/]" + (" (git repository, first commit)" if committed else ""))
+    err.print(
+        f"\n[bold green]Created {target}[/]"
+        + (" (git repository, first commit)" if committed else "")
+    )
     err.print("Next:", markup=False)
     err.print(f"  cd {target}", markup=False)
-    err.print("  python -m venv .venv && . .venv/bin/activate && pip install -e '.[test]'", markup=False)
+    err.print(
+        "  python -m venv .venv && . .venv/bin/activate && pip install -e '.[test]'", markup=False
+    )
     err.print(f"  pytest && {script}", markup=False)
     err.print("  mcpgen config claude-desktop   # or cline, cursor, vscode, ...", markup=False)
 

@@ -83,6 +83,8 @@ class Host:
     container: ClassVar[tuple[str, ...]] = ("mcpServers",)
     # Continue keeps a list of entries, each with a `name`, instead of a mapping.
     entries_are_list: ClassVar[bool] = False
+    # A top-level array of items keyed by `id` that entries refer to (VS Code `inputs`).
+    side_array: ClassVar[str | None] = None
     env_syntax: ClassVar[EnvSyntax] = secrets.NONE
     gui: ClassVar[bool] = False  # GUI apps do not inherit the shell's PATH
     paste_into: ClassVar[str] = ""
@@ -155,6 +157,14 @@ class Host:
 
     def extras(self, t: Target) -> list[Extra]:
         return []
+
+    def side_items(self, t: Target) -> list[JSON]:
+        """Items of `side_array` this entry needs (VS Code's password prompts)."""
+        return []
+
+    def fresh_document(self, t: Target) -> Any:
+        """The document of a config file that does not exist yet, before the entry goes in."""
+        return {}
 
     # -- files -------------------------------------------------------------------------------
 

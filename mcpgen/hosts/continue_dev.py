@@ -41,6 +41,10 @@ class Continue(Host):
         return {"name": t.server, "version": t.manifest.version, "schema": "v1",
                 "mcpServers": [entry]}
 
+    def fresh_document(self, t: Target) -> Any:
+        # config.yaml needs its own header; `mcpServers` is added by the install.
+        return {"name": "Local Config", "version": "1.0.0", "schema": "v1"}
+
     def warnings(self, t: Target) -> list[str]:
         found = super().warnings(t)
         if (t.transport == "stdio" and secrets.passed_vars(t.manifest.env)) or t.bearer_env:

@@ -45,6 +45,9 @@ class OpenCode(Host):
     def document(self, t: Target, entry: JSON) -> Any:
         return {"$schema": SCHEMA_URL, "mcp": {t.server: entry}}
 
+    def fresh_document(self, t: Target) -> Any:
+        return {"$schema": SCHEMA_URL}
+
     def config_path(self, where: Where) -> Path:
         if where.scope == "project":
             jsonc = where.project / "opencode.jsonc"

@@ -37,6 +37,7 @@ class VSCode(Host):
     file_stem = "vscode.mcp"
     fmt = "jsonc"
     container = ("servers",)
+    side_array = "inputs"
     env_syntax = INPUT_SYNTAX
     gui = True
     aliases = ("vs-code", "code", "copilot")
@@ -62,6 +63,9 @@ class VSCode(Host):
 
     def http_entry(self, t: Target) -> JSON:
         return {"type": "http", **super().http_entry(t)}
+
+    def side_items(self, t: Target) -> list[JSON]:
+        return self.inputs(t)
 
     def inputs(self, t: Target) -> list[JSON]:
         """The password prompts this entry refers to."""

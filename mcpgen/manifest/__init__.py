@@ -58,13 +58,26 @@ def check_text(text: str, file: str) -> tuple[Manifest | None, list[Diagnostic]]
         loaded = load_yaml(text, file)
         diagnostics = list(loaded.diagnostics)
         if loaded.data is not None:
-            diagnostics += validate_manifest(loaded.data, loaded.source_map, file)
+            found = validate_manifest(loaded.data, loaded.source_map, file)
+            diagnostics += _without_consequences(found, loaded.diagnostics)
     except RecursionError:
         return None, [Diagnostic(file, 1, 1, "", "the manifest is nested too deeply to read")]
     diagnostics = sorted(set(diagnostics))
     if has_errors(diagnostics) or loaded.data is None:
         return None, diagnostics
     return build_manifest(loaded.data), diagnostics
+
+
+def _without_consequences(
+    found: list[Diagnostic], yaml_problems: list[Diagnostic]
+) -> list[Diagnostic]:
+    """Drop what follows from a YAML problem already reported at the same place.
+
+    A `.inf` or a recursive alias is kept as text or null so validation can go on; the
+    schema then complains about that stand-in, which would only repeat the first message.
+    """
+    causes = {(d.line, d.col, d.path) for d in yaml_problems if d.level == "error"}
+    return [d for d in found if (d.line, d.col, d.path) not in causes]
 
 
 def check_manifest(path: Path) -> tuple[Manifest | None, list[Diagnostic]]:

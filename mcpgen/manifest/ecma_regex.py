@@ -8,7 +8,7 @@ are replaced here by versions that use the `regress` engine.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import regress
@@ -42,13 +42,13 @@ def search(pattern: str, text: str) -> bool:
     return compile_pattern(pattern).find(text) is not None
 
 
-def _pattern(validator: Validator, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
     if validator.is_type(instance, "string") and not search(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def _pattern_properties(
-    validator: Validator, patterns: dict[str, Any], instance: Any, schema: Any
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
 ) -> Iterator[Any]:
     if not validator.is_type(instance, "object"):
         return
@@ -69,7 +69,7 @@ def extra_keys(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
 
 
 def _additional_properties(
-    validator: Validator, additional: Any, instance: Any, schema: Any
+    validator: Any, additional: Any, instance: Any, schema: Any
 ) -> Iterator[Any]:
     if not validator.is_type(instance, "object"):
         return
@@ -83,10 +83,10 @@ def _additional_properties(
         yield ValidationError(f"Additional properties are not allowed ({listed} {verb} unexpected)")
 
 
-@lru_cache(maxsize=None)
+@cache
 def with_ecma_regex(cls: type[Validator]) -> type[Validator]:
     """`cls` with the three keywords that evaluate regexes running them as ECMA-262."""
-    return extend(  # type: ignore[no-any-return]
+    extended: type[Validator] = extend(  # type: ignore[no-untyped-call]
         cls,
         {
             "pattern": _pattern,
@@ -94,3 +94,4 @@ def with_ecma_regex(cls: type[Validator]) -> type[Validator]:
             "additionalProperties": _additional_properties,
         },
     )
+    return extended

@@ -107,7 +107,10 @@ class _Builder:
     def build(self, node: Node, path: JsonPath) -> Any:
         key = id(node)
         if key in self._building:
-            self.error(node, path, "recursive alias: this value contains itself")
+            # The node is the anchor's; the alias that loops back is best shown by its key.
+            line, col = self.source_map.key_at(path)
+            message = "recursive alias: this value contains itself (JSON cannot hold a cycle)"
+            self.diagnostics.append(Diagnostic(self.file, line, col, format_path(path), message))
             return None
         if key in self._built:
             # Recorded once at the anchor: positions under an alias fall back to the alias key.
@@ -120,6 +123,7 @@ class _Builder:
             elif isinstance(node, SequenceNode):
                 value = self._sequence(node, path)
             else:
+                assert isinstance(node, ScalarNode)  # the only other node kind
                 value = self._scalar(node, path)
         finally:
             self._building.discard(key)
@@ -222,7 +226,9 @@ class _Builder:
                        f"quote it: '{node.value}'", level="warning")
 
 
-def _short_tag(tag: str) -> str:
+def _short_tag(tag: str | None) -> str:
+    if tag is None:
+        return "(none)"
     return f"!!{tag.removeprefix(_TAG)}" if tag.startswith(_TAG) else tag
 
 

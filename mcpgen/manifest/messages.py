@@ -40,21 +40,14 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
+_PYTHON_KINDS = ((bool, "a boolean"), (int, "an integer"), (float, "a number"),
+                 (str, "a string"), (list, "a list"), (dict, "a mapping"))
+
+
 def kind_of(value: Any) -> str:
     """The JSON kind of a Python value, with its article: `a string`, `null`."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return "null"
+    # bool before int: True is an int to Python, not to JSON.
+    return next((kind for cls, kind in _PYTHON_KINDS if isinstance(value, cls)), "null")
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -90,15 +83,18 @@ def describe(
 
 
 def _missing_key(error: ValidationError) -> str:
-    missing = [key for key in error.validator_value if key not in error.instance]
-    return str(missing[0]) if missing else str(error.validator_value)
+    required: Any = error.validator_value
+    instance: Any = error.instance
+    missing = [key for key in required if key not in instance]
+    return str(missing[0]) if missing else str(required)
 
 
 def _unknown_keys(error: ValidationError, path: JsonPath) -> list[Finding]:
     schema: dict[str, Any] = error.schema if isinstance(error.schema, dict) else {}
     known = list(schema.get("properties", {}))
+    instance: Any = error.instance
     try:
-        extras = extra_keys(error.instance, schema)
+        extras = extra_keys(instance, schema)
     except InvalidPattern:  # reported where the pattern is written
         return []
     return [
@@ -107,26 +103,36 @@ def _unknown_keys(error: ValidationError, path: JsonPath) -> list[Finding]:
     ]
 
 
+def _type_sentence(expected: Any, value: Any, written: str | None) -> str:
+    wanted = [expected] if isinstance(expected, str) else list(expected)
+    names = " or ".join(_JSON_TYPE_NAMES.get(str(t), str(t)) for t in wanted)
+    message = f"expected {names}, got {kind_of(value)}"
+    if "string" in wanted and isinstance(value, int | float):  # bool is an int too
+        message += f"; quote it: \"{written or show(value)}\""
+    return message
+
+
+# Fixed sentences for (keyword, value of the keyword); jsonschema's own wording otherwise.
+_FIXED = {
+    ("minLength", 1): "must not be empty",
+    ("minItems", 1): "must not be an empty list",
+    ("uniqueItems", True): "must not contain the same item twice",
+}
+
+
 def _sentence(error: ValidationError, path: JsonPath, scalar_text: Mapping[JsonPath, str]) -> str:
-    keyword, expected, value = error.validator, error.validator_value, error.instance
+    keyword: Any = error.validator
+    expected: Any = error.validator_value
+    value: Any = error.instance
     if keyword == "type":
-        wanted = [expected] if isinstance(expected, str) else list(expected)
-        names = " or ".join(_JSON_TYPE_NAMES.get(str(t), str(t)) for t in wanted)
-        message = f"expected {names}, got {kind_of(value)}"
-        if "string" in wanted and isinstance(value, int | float):  # bool is an int too
-            written = scalar_text.get(path, show(value))
-            message += f"; quote it: \"{written}\""
-        return message
+        return _type_sentence(expected, value, scalar_text.get(path))
+    if keyword == "pattern":
+        return f"'{value}' does not match the pattern '{expected}'"
     if keyword == "const":
         return f"must be {show(expected)}, not {show(value)}"
     if keyword == "enum":
         options = ", ".join(show(option) for option in expected)
         hint = suggest(value, [str(o) for o in expected]) if isinstance(value, str) else ""
         return f"{show(value)} is not one of {options}{hint}"
-    if keyword == "minLength" and expected == 1:
-        return "must not be empty"
-    if keyword == "minItems" and expected == 1:
-        return "must not be an empty list"
-    if keyword == "uniqueItems":
-        return "must not contain the same item twice"
-    return str(error.message)
+    fixed = _FIXED.get((keyword, expected)) if isinstance(expected, int) else None
+    return fixed or str(error.message)

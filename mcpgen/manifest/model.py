@@ -14,8 +14,17 @@ from mcpgen import names
 JSON = dict[str, Any]
 
 # Keys of a tools/list entry that are published verbatim, in the order the spec lists them.
-WIRE_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations",
-             "execution", "icons", "_meta")
+WIRE_KEYS = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "execution",
+    "icons",
+    "_meta",
+)
 # Manifest spelling → wire spelling; the camelCase spelling is accepted as is.
 SCHEMA_ALIASES = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 

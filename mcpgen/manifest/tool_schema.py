@@ -16,9 +16,10 @@ from urllib.parse import unquote
 import jsonschema.validators
 from jsonschema.protocols import Validator
 from referencing import Registry
+from referencing.exceptions import Unresolvable
 
 from mcpgen.manifest.ecma_regex import InvalidPattern, compile_pattern, with_ecma_regex
-from mcpgen.manifest.messages import Finding, describe
+from mcpgen.manifest.messages import Finding, describe, suggest
 from mcpgen.manifest.sourcemap import JsonPath
 
 DEFAULT_DIALECT: type[Validator] = jsonschema.validators.Draft202012Validator
@@ -48,7 +49,10 @@ def _normalise_uri(uri: str) -> str:
 @cache
 def _dialects_by_uri() -> dict[str, type[Validator]]:
     # Draft 4 names its own URI `id`; later drafts `$id`.
-    return {_normalise_uri(cls.ID_OF(cls.META_SCHEMA) or ""): cls for cls in _DIALECTS}
+    return {
+        _normalise_uri(cls.META_SCHEMA.get("$id") or cls.META_SCHEMA["id"]): cls
+        for cls in _DIALECTS
+    }
 
 
 def dialect_of(schema: dict[str, Any]) -> type[Validator] | None:
@@ -153,7 +157,8 @@ def _walk_checks(schema: dict[str, Any]) -> list[Finding]:
     findings: list[Finding] = []
     for path, node in nodes:
         if isinstance(node.get("$ref"), str):
-            problem = _ref_problem(schema, node["$ref"], anchors, ids)
+            base = _resource_root(schema, path)
+            problem = _ref_problem(base, node["$ref"], anchors, ids)
             if problem:
                 findings.append(Finding((*path, "$ref"), problem))
         if isinstance(node.get("pattern"), str):
@@ -163,6 +168,18 @@ def _walk_checks(schema: dict[str, Any]) -> list[Finding]:
                 findings += _pattern_findings(pattern, (*path, "patternProperties", pattern),
                                               at_key=True)
     return findings
+
+
+def _resource_root(schema: dict[str, Any], path: JsonPath) -> dict[str, Any]:
+    """What a `#…` reference at `path` is relative to: the nearest enclosing schema with `$id`."""
+    root = schema
+    node: Any = schema
+    for part in path:
+        node = node[part]
+        base = node.get("$id") if isinstance(node, dict) else None
+        if isinstance(base, str) and not base.startswith("#"):
+            root = node
+    return root
 
 
 def _pattern_findings(pattern: str, path: JsonPath, *, at_key: bool) -> list[Finding]:
@@ -189,14 +206,17 @@ def _ref_problem(root: dict[str, Any], ref: str, anchors: set[str], ids: set[str
         return None if fragment in anchors else f"$ref {ref!r}: no `$anchor: {fragment}` here"
     node: Any = root
     walked = "#"
-    for token in fragment[1:].split("/"):
-        token = token.replace("~1", "/").replace("~0", "~")
+    for escaped in fragment[1:].split("/"):
+        token = escaped.replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
             node = node[int(token)]
         else:
-            return f"$ref {ref!r} does not resolve: {walked!r} has no {token!r}"
+            # Suggest only among names a user chose (definitions, properties), not keywords.
+            named = walked.rsplit("/", 1)[-1] in _SCHEMA_MAP
+            hint = suggest(token, node) if named and isinstance(node, dict) else ""
+            return f"$ref {ref!r} does not resolve: {walked!r} has no {token!r}{hint}"
         walked += "/" + token
     return None
 
@@ -205,4 +225,9 @@ def check_arguments(schema: dict[str, Any], arguments: Any) -> list[Finding]:
     """Each way `arguments` breaks `schema`, read in the draft the schema names."""
     cls = dialect_of(schema) or DEFAULT_DIALECT
     validator = with_ecma_regex(cls)(schema, registry=_NO_RETRIEVAL)
-    return [f for error in validator.iter_errors(arguments) for f in describe(error)]
+    try:
+        return [f for error in validator.iter_errors(arguments) for f in describe(error)]
+    except Unresolvable as exc:  # a reference form the static check above does not model
+        return [Finding((), f"cannot check this example: a $ref does not resolve ({exc})")]
+    except RecursionError:
+        return [Finding((), "cannot check this example: the schema's $refs loop without end")]

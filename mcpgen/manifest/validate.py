@@ -22,7 +22,10 @@ from mcpgen.manifest.messages import Finding, describe
 from mcpgen.manifest.sourcemap import JsonPath, SourceMap, format_path
 from mcpgen.manifest.tool_schema import check_arguments, check_tool_schema
 
-_SCHEMA_KEYS = {"input": ("input_schema", "inputSchema"), "output": ("output_schema", "outputSchema")}
+_SCHEMA_KEYS = {
+    "input": ("input_schema", "inputSchema"),
+    "output": ("output_schema", "outputSchema"),
+}
 
 
 @cache
@@ -48,6 +51,7 @@ def validate_manifest(data: Any, source_map: SourceMap, file: str) -> list[Diagn
         findings += _tool_findings(tools)
     if isinstance(data, dict) and isinstance(data.get("package"), str):
         findings += _keyword_findings(data["package"], ("package",), "package")
+        findings += _shadowing_findings(data["package"])
     return to_diagnostics(findings, source_map, file)
 
 
@@ -96,7 +100,31 @@ def _one_tool(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
     if not tool.get("description"):
         message = "no description: hosts show it to the model to decide when to call the tool"
         findings.append(Finding(path, message, level="warning"))
+    findings += _unpublished_annotations(tool, path)
     return findings
+
+
+# The annotations MCP defines; the SDK's ToolAnnotations model drops any other key.
+MCP_ANNOTATIONS = frozenset(
+    {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+)
+
+
+def _unpublished_annotations(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
+    annotations = tool.get("annotations")
+    if not isinstance(annotations, dict):
+        return []
+    return [
+        Finding(
+            (*path, "annotations", key),
+            f"'{key}' is not an MCP tool annotation, so the MCP SDK does not publish it; "
+            "keep it under `_meta` to send it to clients",
+            level="warning",
+            at_key=True,
+        )
+        for key in annotations
+        if key not in MCP_ANNOTATIONS
+    ]
 
 
 def _example_findings(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
@@ -120,6 +148,13 @@ def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
     if names.is_identifier(name) or not name.isidentifier():
         return []  # valid, or already reported by the manifest schema's pattern
     return [Finding(path, f"{what} '{name}' is a Python keyword; choose another name")]
+
+
+def _shadowing_findings(package: str) -> list[Finding]:
+    if package not in names.RESERVED_PACKAGES:
+        return []
+    return [Finding(("package",), f"package '{package}' would shadow the module of the same "
+                    f"name the server imports; choose another, e.g. '{package}_server'")]
 
 
 def _duplicate_names(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:

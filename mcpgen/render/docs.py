@@ -15,13 +15,19 @@ _HINTS = (
     ("openWorldHint", "open world"),
 )
 _BOUNDS = (
-    ("minimum", ">= {}"), ("maximum", "<= {}"),
-    ("exclusiveMinimum", "> {}"), ("exclusiveMaximum", "< {}"),
+    ("minimum", ">= {}"),
+    ("maximum", "<= {}"),
+    ("exclusiveMinimum", "> {}"),
+    ("exclusiveMaximum", "< {}"),
     ("multipleOf", "multiple of {}"),
-    ("minLength", "length >= {}"), ("maxLength", "length <= {}"),
-    ("minItems", "items >= {}"), ("maxItems", "items <= {}"),
-    ("minProperties", "keys >= {}"), ("maxProperties", "keys <= {}"),
-    ("pattern", "pattern `{}`"), ("format", "format {}"),
+    ("minLength", "length >= {}"),
+    ("maxLength", "length <= {}"),
+    ("minItems", "items >= {}"),
+    ("maxItems", "items <= {}"),
+    ("minProperties", "keys >= {}"),
+    ("maxProperties", "keys <= {}"),
+    ("pattern", "pattern `{}`"),
+    ("format", "format {}"),
 )
 
 
@@ -64,9 +70,17 @@ def type_label(schema: Any) -> str:
         return str(schema["$ref"]).rsplit("/", 1)[-1] or "(recursive)"
     if "const" in schema:
         return f"const {_literal(schema['const'])}"
+    return _composite_label(schema) or _simple_label(schema)
+
+
+def _composite_label(schema: dict[str, Any]) -> str:
     for key, joiner in (("anyOf", " | "), ("oneOf", " | "), ("allOf", " & ")):
         if isinstance(schema.get(key), list):
             return joiner.join(type_label(branch) for branch in schema[key])
+    return ""
+
+
+def _simple_label(schema: dict[str, Any]) -> str:
     kind = schema.get("type")
     kinds = kind if isinstance(kind, list) else [kind] if kind else []
     labels = []
@@ -101,14 +115,16 @@ def field_rows(schema: Any) -> list[FieldRow]:
     rows = []
     for name, sub in (schema.get("properties") or {}).items():
         sub_dict = sub if isinstance(sub, dict) else {}
-        rows.append(FieldRow(
-            name=name,
-            type=type_label(sub),
-            required=name in required,
-            default=_literal(sub_dict["default"]) if "default" in sub_dict else "",
-            constraints=constraints_label(sub),
-            description=str(sub_dict.get("description", "")),
-        ))
+        rows.append(
+            FieldRow(
+                name=name,
+                type=type_label(sub),
+                required=name in required,
+                default=_literal(sub_dict["default"]) if "default" in sub_dict else "",
+                constraints=constraints_label(sub),
+                description=str(sub_dict.get("description", "")),
+            )
+        )
     return rows
 
 

@@ -97,14 +97,28 @@ def _generated_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFil
 
 def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
     files = [
-        PlannedFile(f"{paths.package}/__init__.py", _render("package_init.py.jinja", manifest=manifest), "user"),
-        PlannedFile(f"{paths.package}/handlers/__init__.py", _render("handlers_init.py.jinja", manifest=manifest), "user"),
+        PlannedFile(
+            f"{paths.package}/__init__.py",
+            _render("package_init.py.jinja", manifest=manifest),
+            "user",
+        ),
+        PlannedFile(
+            f"{paths.package}/handlers/__init__.py",
+            _render("handlers_init.py.jinja", manifest=manifest),
+            "user",
+        ),
     ]
     for tool in manifest.tools:
         summary = (tool.description or "").strip().split("\n")[0].strip()
         context = {"manifest": manifest, "tool": tool, "summary": summary}
-        files.append(PlannedFile(paths.handler(tool), _render("handler.py.jinja", **context), "user", tool.name))
-        test = _render("user_test.py.jinja", example_arguments=_user_test_arguments(tool), **context)
+        files.append(
+            PlannedFile(
+                paths.handler(tool), _render("handler.py.jinja", **context), "user", tool.name
+            )
+        )
+        test = _render(
+            "user_test.py.jinja", example_arguments=_user_test_arguments(tool), **context
+        )
         files.append(PlannedFile(paths.user_test(tool), test, "user", tool.name))
     return files
 
@@ -120,5 +134,9 @@ def _host_files(manifest: Manifest, root: Path) -> list[PlannedFile]:
 def render_plan(manifest: Manifest, root: Path) -> RenderPlan:
     """Every file the project should have for `manifest`; `root` only feeds host launch paths."""
     paths = ProjectPaths(manifest)
-    files = _generated_files(manifest, paths) + _user_files(manifest, paths) + _host_files(manifest, root)
+    files = (
+        _generated_files(manifest, paths)
+        + _user_files(manifest, paths)
+        + _host_files(manifest, root)
+    )
     return RenderPlan(tuple(sorted(files, key=lambda f: f.path)))

@@ -53,18 +53,21 @@ class Prepared:
     applied: apply.ApplyPlan
 
 
-def load(root: Path) -> tuple[Manifest, RenderPlan]:
-    """The manifest at `root` and its render plan; raises ManifestInvalid with every problem."""
+def load(root: Path, manifest_path: Path | None = None) -> tuple[Manifest, RenderPlan]:
+    """The manifest (default `root/mcpgen.yaml`) and its render plan.
+
+    Raises ManifestInvalid with every problem of a bad manifest.
+    """
     from mcpgen.manifest import find_manifest, load_manifest
     from mcpgen.render.plan import render_plan
 
-    manifest = load_manifest(find_manifest(root))
+    manifest = load_manifest(manifest_path or find_manifest(root))
     return manifest, render_plan(manifest, root)
 
 
-def prepare(root: Path, *, force: bool = False) -> Prepared:
+def prepare(root: Path, *, force: bool = False, manifest_path: Path | None = None) -> Prepared:
     """Decide every action of a run; reads the disk, writes nothing."""
-    manifest, plan = load(root)
+    manifest, plan = load(root, manifest_path)
     previous = load_state(root)
     summary = summarise(previous, manifest, plan)
     applied = apply.plan_actions(
@@ -85,6 +88,7 @@ def generate_project(
     console: Console | None = None,
     mode: Mode = "write",
     hook: transaction.StepHook | None = None,
+    manifest_path: Path | None = None,
 ) -> GenerateReport:
     """Bring `root` in line with its manifest, printing what happens in plain words.
 
@@ -94,7 +98,7 @@ def generate_project(
     """
     console = console if console is not None else Console(stderr=True, highlight=False)
     root = root.resolve()
-    prepared = prepare(root, force=force)
+    prepared = prepare(root, force=force, manifest_path=manifest_path)
     applied = prepared.applied
     if mode == "check":
         report.print_stale(console, applied)

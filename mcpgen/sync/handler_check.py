@@ -41,10 +41,15 @@ def _signature_problem(function: ast.FunctionDef | ast.AsyncFunctionDef, tool: T
     args = function.args
     positional = [*args.posonlyargs, *args.args]
     if not positional and args.vararg is None:
-        return f"`{tool.python_name}` takes no argument; the dispatcher passes one `{tool.input_model}`"
+        return (
+            f"`{tool.python_name}` takes no argument; "
+            f"the dispatcher passes one `{tool.input_model}`"
+        )
     # Parameters after the first need defaults: the dispatcher passes exactly one argument.
     without_default = len(positional) - len(args.defaults)
-    kw_without_default = [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    kw_without_default = [
+        a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None
+    ]
     if without_default > 1 or kw_without_default:
         return f"`{tool.python_name}` must take exactly one argument (the dispatcher passes one)"
     if positional:

@@ -72,7 +72,12 @@ def print_written(console: Console, applied: ApplyPlan) -> None:
         console.print("Up to date: nothing to write.")
         return
     for action in sorted(changes, key=lambda a: a.path):
-        console.print(escape(_describe(action)), highlight=False)
+        if action.owner != "local":
+            console.print(escape(_describe(action)), highlight=False)
+    local = [a for a in changes if a.owner == "local"]
+    if local:  # machine-specific host snippets: one line, not one per file
+        folders = sorted({a.path.split("/", 1)[0] + "/" for a in local})
+        console.print(f"  refreshed {escape(', '.join(folders))} ({len(local)} host snippets)")
     for path in applied.forced:
         console.print(f"[yellow]Overwrote hand-edited {escape(path)}[/]; your version is in .orig")
     noun = "file" if len(changes) == 1 else "files"

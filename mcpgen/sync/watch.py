@@ -12,10 +12,10 @@ from mcpgen.errors import ManifestInvalid, McpgenError
 from mcpgen.sync.engine import generate_project
 
 
-def run_once(root: Path, *, force: bool, console: Console) -> bool:
+def run_once(root: Path, manifest: Path, *, force: bool, console: Console) -> bool:
     """One generate run that prints a user error instead of raising it; True on success."""
     try:
-        generate_project(root, force=force, console=console)
+        generate_project(root, force=force, console=console, manifest_path=manifest)
     except ManifestInvalid as exc:
         for diagnostic in exc.diagnostics:
             style = "red" if diagnostic.level == "error" else "yellow"
@@ -40,7 +40,7 @@ def watch_project(
     import watchfiles
 
     target = manifest.resolve()
-    run_once(root, force=force, console=console)
+    run_once(root, manifest, force=force, console=console)
     console.print(f"Watching {escape(str(manifest))} for changes (Ctrl-C to stop)")
 
     # Watch the directory, not the file: editors save by writing a new file and renaming it
@@ -56,4 +56,4 @@ def watch_project(
         stop_event=stop_event,
     ):
         console.rule("manifest changed")
-        run_once(root, force=force, console=console)
+        run_once(root, manifest, force=force, console=console)

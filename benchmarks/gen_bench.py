@@ -1,0 +1,200 @@
+"""Generate-speed benchmark: mcpgen validate+generate vs one bare datamodel-code-generator run.
+
+Runs in-process (mcpgen imported once, interpreter start-up excluded), except the CLI
+figure, which is a `python -m mcpgen generate DIR` subprocess on purpose.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus" / "real"
+WORK = REPO / "benchmarks" / ".work"
+
+# Keys of a tools/list entry that a manifest tool takes as they are (camelCase accepted).
+TOOL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+
+
+def corpus_tools(count: int) -> list[dict[str, Any]]:
+    """`count` real tools, round-robin over the corpus files in sorted order.
+
+    Tool 0 of every file, then tool 1 of every file, ... so a manifest mixes servers
+    (pydantic-, zod- and OpenAPI-made schemas) instead of being one server's tools.
+    A tool whose name, or whose name as a Python identifier, was already taken is skipped.
+    """
+    files = sorted(CORPUS.glob("*.json"))
+    if not files:
+        raise SystemExit(f"corpus not found: {CORPUS}")
+    servers = [json.loads(f.read_text(encoding="utf-8")) for f in files]
+    chosen: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for index in range(max(len(s) for s in servers)):
+        for tools in servers:
+            if index >= len(tools):
+                continue
+            tool = tools[index]
+            key = re.sub(r"[^0-9a-z]+", "_", tool["name"].lower()).strip("_")
+            if key in seen:
+                continue
+            seen.add(key)
+            chosen.append({k: tool[k] for k in TOOL_KEYS if tool.get(k) is not None})
+            if len(chosen) == count:
+                return chosen
+    raise SystemExit(f"the corpus has fewer than {count} distinct tools")
+
+
+def manifest_text(name: str, tools: list[dict[str, Any]]) -> str:
+    """A manifest with the tools pasted in JSON flow style (valid YAML), as a user would."""
+    head = f"name: {name}\nversion: 1.0.0\ndescription: Benchmark manifest ({len(tools)} real tools).\n"
+    return head + "tools: " + json.dumps(tools, indent=1, ensure_ascii=False) + "\n"
+
+
+def bare_tools(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The same schemas as the MCP-tools document datamodel-code-generator reads."""
+    keys = ("name", "inputSchema", "outputSchema")
+    return [{k: t[k] for k in keys if k in t} for t in tools]
+
+
+def write_manifest(directory: Path, count: int) -> tuple[Path, list[dict[str, Any]]]:
+    tools = corpus_tools(count)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "mcpgen.yaml"
+    path.write_text(manifest_text(f"bench{count}", tools), encoding="utf-8")
+    return path, tools
+
+
+def validate_cli(manifest: Path) -> None:
+    """`python -m mcpgen validate` must accept the manifest (checked once per run)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpgen", "validate", str(manifest)],
+        cwd=REPO, capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"benchmark manifest does not validate:\n{done.stdout}\n{done.stderr}")
+
+
+def bare_generate(tools: list[dict[str, Any]]) -> str:
+    """ONE datamodel-code-generator run, its defaults except builtin formatter + no timestamp."""
+    from datamodel_code_generator import generate
+    from datamodel_code_generator.enums import DataModelType, InputFileType
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        source = generate(
+            tools,
+            input_file_type=InputFileType("mcp-tools"),
+            output_model_type=DataModelType.PydanticV2BaseModel,
+            disable_timestamp=True,
+            formatters=["builtin"],
+        )
+    assert isinstance(source, str)
+    return source
+
+
+def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def bench_size(count: int, reps: int) -> dict[str, Any]:
+    """Median seconds of each step for a `count`-tool manifest, interleaved, 1 warm-up."""
+    from rich.console import Console
+
+    from mcpgen.manifest import load_manifest
+    from mcpgen.models import render_models
+    from mcpgen.render.plan import render_plan
+    from mcpgen.sync import generate_project
+
+    base = WORK / f"gen{count}"
+    shutil.rmtree(base, ignore_errors=True)
+    manifest_path, tools = write_manifest(base / "manifest", count)
+    validate_cli(manifest_path)
+    schemas = bare_tools(tools)
+    quiet = Console(file=io.StringIO())
+
+    def validate_render() -> Any:
+        manifest = load_manifest(manifest_path)
+        return render_plan(manifest, base / "render-only")
+
+    def fresh(i: int) -> Callable[[], Any]:
+        root = base / f"fresh{i}"
+        root.mkdir(parents=True)
+        shutil.copy(manifest_path, root / "mcpgen.yaml")
+        return lambda: generate_project(root, console=quiet)
+
+    steps: dict[str, list[float]] = {
+        k: [] for k in ("load", "render_models", "validate_render", "fresh", "regen", "bare")
+    }
+    for i in range(reps + 1):  # run 0 warms imports and caches up, and is not counted
+        manifest = load_manifest(manifest_path)
+        jobs: list[tuple[str, Callable[[], Any]]] = [
+            ("bare", lambda: bare_generate(schemas)),
+            ("load", lambda: load_manifest(manifest_path)),
+            ("render_models", lambda m=manifest: render_models(m)),
+            ("validate_render", validate_render),
+            ("fresh", fresh(i)),
+        ]
+        shift = i % len(jobs)  # rotate the order so drift on a noisy machine spreads evenly
+        results = {}
+        for name, job in jobs[shift:] + jobs[:shift]:
+            seconds, results[name] = _timed(job)
+            if i:
+                steps[name].append(seconds)
+        fresh_report = results["fresh"]
+        assert fresh_report.written, "fresh generate wrote nothing"
+        seconds, again = _timed(lambda: generate_project(base / f"fresh{i}", console=quiet))
+        assert not again.written and not again.applied.changes, (
+            f"no-change regenerate wrote {[a.path for a in again.applied.changes]}"
+        )
+        if i:
+            steps["regen"].append(seconds)
+        shutil.rmtree(base / f"fresh{i}")
+    medians = {k: statistics.median(v) for k, v in steps.items()}
+    medians["tools"] = count
+    medians["with_output"] = sum("outputSchema" in t for t in tools)
+    return medians
+
+
+def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
+    """Wall time of `python -m mcpgen generate DIR` with nothing to do, and of `python -c pass`."""
+    from rich.console import Console
+
+    from mcpgen.sync import generate_project
+
+    root = WORK / f"gen{count}" / "cli"
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    shutil.copy(WORK / f"gen{count}" / "manifest" / "mcpgen.yaml", root / "mcpgen.yaml")
+    generate_project(root, console=Console(file=io.StringIO()))
+    commands = {
+        "cli_regen": [sys.executable, "-m", "mcpgen", "generate", str(root)],
+        "python_floor": [sys.executable, "-c", "pass"],
+    }
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for _ in range(reps):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            done = subprocess.run(argv, cwd=REPO, capture_output=True, check=False)
+            times[name].append(time.perf_counter() - start)
+            if done.returncode != 0:
+                raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr.decode()}")
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO))
+    for n in (20, 150):
+        print(n, bench_size(n, 2))

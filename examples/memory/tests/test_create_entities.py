@@ -1,0 +1,25 @@
+"""Tests of the `create_entities` handler. This file is yours: mcpgen created it once and never
+changes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory._generated.models import CreateEntitiesInput
+from memory.handlers.create_entities import create_entities
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_create_entities() -> None:
+    pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
+    args = CreateEntitiesInput.model_validate({})
+    try:
+        result = await create_entities(args)
+    except NotImplementedError:
+        pytest.skip("create_entities is not implemented yet")
+    assert result is not None

@@ -1,0 +1,25 @@
+"""Tests of the `create_relations` handler. This file is yours: mcpgen created it once and never
+changes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory._generated.models import CreateRelationsInput
+from memory.handlers.create_relations import create_relations
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_create_relations() -> None:
+    pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
+    args = CreateRelationsInput.model_validate({})
+    try:
+        result = await create_relations(args)
+    except NotImplementedError:
+        pytest.skip("create_relations is not implemented yet")
+    assert result is not None

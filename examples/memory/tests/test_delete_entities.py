@@ -1,0 +1,25 @@
+"""Tests of the `delete_entities` handler. This file is yours: mcpgen created it once and never
+changes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory._generated.models import DeleteEntitiesInput
+from memory.handlers.delete_entities import delete_entities
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_delete_entities() -> None:
+    pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
+    args = DeleteEntitiesInput.model_validate({})
+    try:
+        result = await delete_entities(args)
+    except NotImplementedError:
+        pytest.skip("delete_entities is not implemented yet")
+    assert result is not None

@@ -1,0 +1,24 @@
+"""Tests of the `read_graph` handler. This file is yours: mcpgen created it once and never changes
+it."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory._generated.models import ReadGraphInput
+from memory.handlers.read_graph import read_graph
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_read_graph() -> None:
+    args = ReadGraphInput.model_validate({})
+    try:
+        result = await read_graph(args)
+    except NotImplementedError:
+        pytest.skip("read_graph is not implemented yet")
+    assert result is not None

@@ -1,0 +1,24 @@
+"""Tests of the `notebooks.list` handler. This file is yours: mcpgen created it once and never
+changes it."""
+
+from __future__ import annotations
+
+import pytest
+
+from notes_app._generated.models import NotebooksListInput
+from notes_app.handlers.notebooks_list import notebooks_list
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_notebooks_list() -> None:
+    args = NotebooksListInput.model_validate({})
+    try:
+        result = await notebooks_list(args)
+    except NotImplementedError:
+        pytest.skip("notebooks_list is not implemented yet")
+    assert result is not None

@@ -1,0 +1,37 @@
+"""Fixtures for host snippet tests: one manifest that exercises every env and name rule."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath, PureWindowsPath
+
+import pytest
+
+from mcpgen.manifest.model import Manifest, build_manifest
+
+WEATHER = {
+    "name": "weather",
+    "version": "0.1.0",
+    "description": "Forecasts and alerts",
+    "env": {
+        "WEATHER_TOKEN": {"description": "API token", "required": True, "secret": True},
+        "WEATHER_REGION": {"description": "Region code", "required": True},
+        "WEATHER_UNITS": {"description": "Units", "default": "metric"},
+        "WEATHER_DEBUG": {"description": "Verbose logs"},
+    },
+    "tools": [
+        {"name": "get_forecast", "description": "Forecast",
+         "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}},
+    ],
+}
+POSIX_ROOT = PurePosixPath("/home/me/weather")
+WINDOWS_ROOT = PureWindowsPath("C:\\Users\\me\\My Projects\\weather")
+SECRET_VALUE = "sk-live-DO-NOT-LEAK-4242"
+
+
+@pytest.fixture
+def manifest() -> Manifest:
+    return build_manifest(WEATHER)
+
+
+def fake_which(name: str) -> str:
+    return f"/usr/local/bin/{name}"

@@ -1,0 +1,85 @@
+"""The committed examples are exactly what mcpgen produces today, byte for byte.
+
+Update them after an intended change with:  pytest tests/test_examples.py --update-goldens
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+# hosts/ holds absolute, machine-specific launch paths: never part of a golden tree.
+MACHINE_SPECIFIC = {"hosts"}
+# How each example is made: `mcpgen new` arguments (after the target directory).
+RECIPES: dict[str, list[str]] = {
+    "weather": ["weather"],
+    "notes-app": ["--manifest", str(EXAMPLES / "notes-app" / "mcpgen.yaml")],
+    "memory": ["--manifest", str(EXAMPLES / "memory" / "mcpgen.yaml")],
+}
+
+
+def produce(name: str, destination: Path) -> None:
+    args = RECIPES[name]
+    positional = [args[0]] if not args[0].startswith("-") else []
+    options = args[len(positional) :]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mcpgen",
+            "new",
+            *positional,
+            "--dir",
+            str(destination),
+            "--no-input",
+            "--no-git",
+            *options,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    for folder in MACHINE_SPECIFIC:
+        shutil.rmtree(destination / folder, ignore_errors=True)
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+        and not (set(p.relative_to(root).parts) & (MACHINE_SPECIFIC | {"__pycache__"}))
+    }
+
+
+@pytest.mark.parametrize("name", sorted(RECIPES))
+def test_example_is_current(name: str, tmp_path: Path, update_goldens: bool) -> None:
+    fresh = tmp_path / name
+    produce(name, fresh)
+    committed = EXAMPLES / name
+    if update_goldens:
+        manifest = (committed / "mcpgen.yaml").read_bytes() if name != "weather" else None
+        shutil.rmtree(committed, ignore_errors=True)
+        shutil.copytree(fresh, committed)
+        if manifest is not None:
+            assert (committed / "mcpgen.yaml").read_bytes() == manifest
+        return
+    expected, actual = tree(committed), tree(fresh)
+    assert sorted(actual) == sorted(expected), "files differ; run with --update-goldens"
+    changed = [path for path in expected if expected[path] != actual[path]]
+    assert not changed, f"content differs in {changed}; run with --update-goldens"
+
+
+def test_output_is_deterministic(tmp_path: Path) -> None:
+    """Two runs in different directories give byte-identical trees (hosts/ aside)."""
+    produce("weather", tmp_path / "a" / "weather")
+    produce("weather", tmp_path / "b" / "deeper" / "weather")
+    assert tree(tmp_path / "a" / "weather") == tree(tmp_path / "b" / "deeper" / "weather")
