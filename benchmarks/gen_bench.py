@@ -109,8 +109,16 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, value
 
 
-def bench_size(count: int, reps: int) -> dict[str, Any]:
-    """Median seconds of each step for a `count`-tool manifest, interleaved, 1 warm-up."""
+_warmed = False
+
+
+def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
+    """Median seconds of each step for a `count`-tool manifest, interleaved.
+
+    One warm-up run first (imports, caches), not counted: per size normally, only once per
+    process with `quick`, which also skips the breakdown steps and the CLI validate.
+    """
+    global _warmed
     from rich.console import Console
 
     from mcpgen.manifest import load_manifest
@@ -121,50 +129,55 @@ def bench_size(count: int, reps: int) -> dict[str, Any]:
     base = WORK / f"gen{count}"
     shutil.rmtree(base, ignore_errors=True)
     manifest_path, tools = write_manifest(base / "manifest", count)
-    validate_cli(manifest_path)
+    if not quick:
+        validate_cli(manifest_path)
     schemas = bare_tools(tools)
     quiet = Console(file=io.StringIO())
 
     def validate_render() -> Any:
-        manifest = load_manifest(manifest_path)
-        return render_plan(manifest, base / "render-only")
+        return render_plan(load_manifest(manifest_path), base / "render-only")
 
-    def fresh(i: int) -> Callable[[], Any]:
+    def fresh_root(i: int) -> Path:
         root = base / f"fresh{i}"
         root.mkdir(parents=True)
         shutil.copy(manifest_path, root / "mcpgen.yaml")
-        return lambda: generate_project(root, console=quiet)
+        return root
 
-    steps: dict[str, list[float]] = {
-        k: [] for k in ("load", "render_models", "validate_render", "fresh", "regen", "bare")
-    }
-    for i in range(reps + 1):  # run 0 warms imports and caches up, and is not counted
+    steps: dict[str, list[float]] = {}
+    warmup = not (quick and _warmed)
+    _warmed = True
+    for i in range(reps + 1 if warmup else reps):
+        counted = i > 0 or not warmup
         manifest = load_manifest(manifest_path)
+        root = fresh_root(i)
         jobs: list[tuple[str, Callable[[], Any]]] = [
             ("bare", lambda: bare_generate(schemas)),
+            ("fresh", lambda r=root: generate_project(r, console=quiet)),
             ("load", lambda: load_manifest(manifest_path)),
-            ("render_models", lambda m=manifest: render_models(m)),
-            ("validate_render", validate_render),
-            ("fresh", fresh(i)),
         ]
+        if not quick:
+            jobs += [
+                ("render_models", lambda m=manifest: render_models(m)),
+                ("validate_render", validate_render),
+            ]
         shift = i % len(jobs)  # rotate the order so drift on a noisy machine spreads evenly
         results = {}
         for name, job in jobs[shift:] + jobs[:shift]:
             seconds, results[name] = _timed(job)
-            if i:
-                steps[name].append(seconds)
-        fresh_report = results["fresh"]
-        assert fresh_report.written, "fresh generate wrote nothing"
-        seconds, again = _timed(lambda: generate_project(base / f"fresh{i}", console=quiet))
+            if counted:
+                steps.setdefault(name, []).append(seconds)
+        assert results["fresh"].written, "fresh generate wrote nothing"
+        # The no-change regenerate: right after the fresh one, on the same directory.
+        seconds, again = _timed(lambda r=root: generate_project(r, console=quiet))
         assert not again.written and not again.applied.changes, (
-            f"no-change regenerate wrote {[a.path for a in again.applied.changes]}"
+            f"no-change regenerate would write {[a.path for a in again.applied.changes]}"
         )
-        if i:
-            steps["regen"].append(seconds)
-        shutil.rmtree(base / f"fresh{i}")
-    medians = {k: statistics.median(v) for k, v in steps.items()}
+        if counted:
+            steps.setdefault("regen", []).append(seconds)
+        shutil.rmtree(root)
+    medians: dict[str, Any] = {k: statistics.median(v) for k, v in steps.items()}
     medians["tools"] = count
-    medians["with_output"] = sum("outputSchema" in t for t in tools)
+    medians["with_output_schema"] = sum("outputSchema" in t for t in tools)
     return medians
 
 
@@ -174,7 +187,7 @@ def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
 
     from mcpgen.sync import generate_project
 
-    root = WORK / f"gen{count}" / "cli"
+    root = WORK / f"gen{count}" / "cli"  # written by bench_size(count) first
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     shutil.copy(WORK / f"gen{count}" / "manifest" / "mcpgen.yaml", root / "mcpgen.yaml")
@@ -194,7 +207,3 @@ def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in times.items()}
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
-    for n in (20, 150):
-        print(n, bench_size(n, 2))

@@ -64,12 +64,23 @@ def ensure_venv(base_python: str) -> None:
     shutil.rmtree(VENV, ignore_errors=True)
     print(f"creating {VENV.relative_to(REPO)} ({', '.join(requirements())}) ...", file=sys.stderr)
     subprocess.run([base_python, "-m", "venv", str(VENV)], check=True)
-    subprocess.run(
+    done = subprocess.run(
         [str(VENV_PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check",
          *requirements()],
-        check=True,
+        capture_output=True, text=True, check=False,
     )
+    if done.returncode != 0:
+        raise SystemExit(f"pip install failed:\n{done.stdout}\n{done.stderr}")
     stamp.write_text(wanted)
+
+
+def venv_version(package: str) -> str:
+    done = subprocess.run(
+        [str(VENV_PYTHON), "-c",
+         f"import importlib.metadata as m; print(m.version({package!r}))"],
+        capture_output=True, text=True, check=True,
+    )
+    return done.stdout.strip()
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -16,6 +17,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # help paragraphs reflow; blank lines separate them
 )
 
 # Messages go to stderr; stdout carries only what a command is asked to print
@@ -29,6 +31,24 @@ def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> None:
     for diagnostic in diagnostics:
         style = "red" if diagnostic.level == "error" else "yellow"
         err.print(str(diagnostic), style=style, markup=False)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from mcpgen import __version__
+
+        out.print(f"mcpgen {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Turn a YAML manifest of MCP tools into a complete, tested MCP server project."""
 
 
 def _register() -> None:

@@ -99,6 +99,7 @@ def new(
     from mcpgen.manifest import check_manifest, check_text
     from mcpgen.scaffold import ScaffoldAnswers, render_scaffold
     from mcpgen.sync import generate_project
+    from mcpgen.sync.scaffold_update import record_template
 
     if manifest is None and name is None:
         if no_input or not sys.stdin.isatty():
@@ -123,6 +124,7 @@ def new(
         target.mkdir(parents=True, exist_ok=True)
         (target / "mcpgen.yaml").write_text(text, encoding="utf-8")
         render_scaffold(target, ScaffoldAnswers.from_manifest(parsed, example=manifest is None))
+        record_template(target)  # the base `mcpgen update` merges from
         generate_project(target, console=err)
     except BaseException:
         # A half-made project is worse than none: remove what this command created.

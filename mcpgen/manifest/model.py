@@ -106,6 +106,7 @@ class Manifest:
     instructions: str | None = None
     env: tuple[EnvVar, ...] = ()
     tools: tuple[Tool, ...] = ()
+    inline_refs: bool = False  # publish schemas with local $refs inlined
 
     @property
     def script(self) -> str:
@@ -166,4 +167,5 @@ def build_manifest(raw: Mapping[str, Any]) -> Manifest:
             for var, spec in (raw.get("env") or {}).items()
         ),
         tools=tuple(build_tool(t) for t in raw.get("tools", ())),
+        inline_refs=bool(raw.get("inline_refs", False)),
     )

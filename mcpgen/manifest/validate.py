@@ -49,6 +49,8 @@ def validate_manifest(data: Any, source_map: SourceMap, file: str) -> list[Diagn
     tools = data.get("tools") if isinstance(data, dict) else None
     if isinstance(tools, list):
         findings += _tool_findings(tools)
+        if data.get("inline_refs") is True:
+            findings += _recursive_refs(tools)
     if isinstance(data, dict) and isinstance(data.get("package"), str):
         findings += _keyword_findings(data["package"], ("package",), "package")
         findings += _shadowing_findings(data["package"])
@@ -148,6 +150,21 @@ def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
     if names.is_identifier(name) or not name.isidentifier():
         return []  # valid, or already reported by the manifest schema's pattern
     return [Finding(path, f"{what} '{name}' is a Python keyword; choose another name")]
+
+
+def _recursive_refs(tools: list[Any]) -> list[Finding]:
+    """With `inline_refs`, recursive references stay as `$ref`: say which."""
+    from mcpgen.hosts.refs import inline_refs
+
+    findings = []
+    for index, tool in enumerate(tools):
+        for key in (*_SCHEMA_KEYS["input"], *_SCHEMA_KEYS["output"]):
+            schema = tool.get(key) if isinstance(tool, dict) else None
+            if isinstance(schema, dict):
+                for ref in inline_refs(schema).recursive:
+                    message = f"recursive $ref '{ref}' cannot be inlined; it is published as is"
+                    findings.append(Finding(("tools", index, key), message, level="warning"))
+    return findings
 
 
 def _shadowing_findings(package: str) -> list[Finding]:

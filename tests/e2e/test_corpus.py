@@ -13,6 +13,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from ruamel.yaml import YAML
 
+from mcpgen.manifest.model import WIRE_KEYS
 from mcpgen.manifest.validate import MCP_ANNOTATIONS
 from tests.e2e.helpers import (
     ProjectVenv,
@@ -26,17 +27,6 @@ CASES = corpus_manifests()
 pytestmark = pytest.mark.skipif(not CASES, reason="../shared/corpus is not beside this checkout")
 # Type-checking 18,000 lines of models takes minutes: these cover every schema shape.
 MYPY_CASES = {"notes_app", "inventory", "smart_home", "notion", "atlassian", "filesystem", "time"}
-WIRE_KEYS = (
-    "name",
-    "title",
-    "description",
-    "inputSchema",
-    "outputSchema",
-    "annotations",
-    "execution",
-    "icons",
-    "_meta",
-)
 
 
 def expected_tools(source: Path) -> list[dict[str, object]]:
