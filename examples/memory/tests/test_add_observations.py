@@ -3,6 +3,8 @@ changes it."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from memory._generated.models import AddObservationsInput
@@ -19,7 +21,8 @@ async def test_add_observations() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = AddObservationsInput.model_validate({})
     try:
-        result = await add_observations(args)
+        outcome = add_observations(args)
+        result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("add_observations is not implemented yet")
     assert result is not None

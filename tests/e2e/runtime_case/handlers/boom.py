@@ -1,0 +1,5 @@
+from runtime_case._generated.models import BoomInput
+
+
+async def boom(args: BoomInput) -> str:
+    raise ValueError("the handler broke")
