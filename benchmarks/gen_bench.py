@@ -16,6 +16,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +58,10 @@ def corpus_tools(count: int) -> list[dict[str, Any]]:
 
 def manifest_text(name: str, tools: list[dict[str, Any]]) -> str:
     """A manifest with the tools pasted in JSON flow style (valid YAML), as a user would."""
-    head = f"name: {name}\nversion: 1.0.0\ndescription: Benchmark manifest ({len(tools)} real tools).\n"
+    head = (
+        f"name: {name}\nversion: 1.0.0\n"
+        f"description: Benchmark manifest ({len(tools)} real tools).\n"
+    )
     return head + "tools: " + json.dumps(tools, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -79,7 +83,10 @@ def validate_cli(manifest: Path) -> None:
     """`python -m mcpgen validate` must accept the manifest (checked once per run)."""
     done = subprocess.run(
         [sys.executable, "-m", "mcpgen", "validate", str(manifest)],
-        cwd=REPO, capture_output=True, text=True, check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"benchmark manifest does not validate:\n{done.stdout}\n{done.stderr}")
@@ -97,7 +104,7 @@ def bare_generate(tools: list[dict[str, Any]]) -> str:
             input_file_type=InputFileType("mcp-tools"),
             output_model_type=DataModelType.PydanticV2BaseModel,
             disable_timestamp=True,
-            formatters=["builtin"],
+            formatters=["builtin"],  # type: ignore[list-item]  # accepted as str
         )
     assert isinstance(source, str)
     return source
@@ -109,7 +116,7 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - start, value
 
 
-_warmed = False
+_WARMED: set[str] = set()  # "imports": a warm-up has run in this process
 
 
 def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
@@ -118,7 +125,6 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
     One warm-up run first (imports, caches), not counted: per size normally, only once per
     process with `quick`, which also skips the breakdown steps and the CLI validate.
     """
-    global _warmed
     from rich.console import Console
 
     from mcpgen.manifest import load_manifest
@@ -144,20 +150,20 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
         return root
 
     steps: dict[str, list[float]] = {}
-    warmup = not (quick and _warmed)
-    _warmed = True
+    warmup = not (quick and _WARMED)
+    _WARMED.add("imports")
     for i in range(reps + 1 if warmup else reps):
         counted = i > 0 or not warmup
         manifest = load_manifest(manifest_path)
         root = fresh_root(i)
         jobs: list[tuple[str, Callable[[], Any]]] = [
             ("bare", lambda: bare_generate(schemas)),
-            ("fresh", lambda r=root: generate_project(r, console=quiet)),
+            ("fresh", partial(generate_project, root, console=quiet)),
             ("load", lambda: load_manifest(manifest_path)),
         ]
         if not quick:
             jobs += [
-                ("render_models", lambda m=manifest: render_models(m)),
+                ("render_models", partial(render_models, manifest)),
                 ("validate_render", validate_render),
             ]
         shift = i % len(jobs)  # rotate the order so drift on a noisy machine spreads evenly
@@ -168,7 +174,7 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
                 steps.setdefault(name, []).append(seconds)
         assert results["fresh"].written, "fresh generate wrote nothing"
         # The no-change regenerate: right after the fresh one, on the same directory.
-        seconds, again = _timed(lambda r=root: generate_project(r, console=quiet))
+        seconds, again = _timed(partial(generate_project, root, console=quiet))
         assert not again.written and not again.applied.changes, (
             f"no-change regenerate would write {[a.path for a in again.applied.changes]}"
         )
@@ -176,6 +182,9 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
             steps.setdefault("regen", []).append(seconds)
         shutil.rmtree(root)
     medians: dict[str, Any] = {k: statistics.median(v) for k, v in steps.items()}
+    # Paired per round (same round, same conditions), as the table's ratios.
+    medians["ratios_fresh"] = [f / b for f, b in zip(steps["fresh"], steps["bare"], strict=True)]
+    medians["ratios_regen"] = [r / b for r, b in zip(steps["regen"], steps["bare"], strict=True)]
     medians["tools"] = count
     medians["with_output_schema"] = sum("outputSchema" in t for t in tools)
     return medians
@@ -205,5 +214,3 @@ def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
             if done.returncode != 0:
                 raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr.decode()}")
     return {k: statistics.median(v) for k, v in times.items()}
-
-

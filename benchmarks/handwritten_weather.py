@@ -90,7 +90,9 @@ async def get_forecast(
     structured_output=False,
 )
 async def get_alerts(
-    state: Annotated[str, Field(pattern=r"^[A-Z]{2}$", description="Two-letter US state code, e.g. CA")],
+    state: Annotated[
+        str, Field(pattern=r"^[A-Z]{2}$", description="Two-letter US state code, e.g. CA")
+    ],
     min_severity: Literal["minor", "moderate", "severe", "extreme"] = "minor",
 ) -> str:
     """Active weather alerts for a US state, as text."""

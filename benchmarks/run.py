@@ -14,6 +14,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -31,10 +32,24 @@ GENERATE_TARGET = 3.0  # 150 tools generate in under 3x one bare datamodel-code-
 
 def _settings(quick: bool) -> dict[str, Any]:
     if quick:
-        return {"gen_reps": {20: 2, 150: 1}, "cli_reps": 1, "cold_reps": 4,
-                "rps_rounds": 4, "rps_calls": 50, "sdk_rounds": 2, "sdk_calls": 40}
-    return {"gen_reps": {20: 7, 150: 5}, "cli_reps": 5, "cold_reps": 15,
-            "rps_rounds": 15, "rps_calls": 200, "sdk_rounds": 8, "sdk_calls": 100}
+        return {
+            "gen_reps": {20: 2, 150: 1},
+            "cli_reps": 1,
+            "cold_reps": 4,
+            "rps_rounds": 4,
+            "rps_calls": 50,
+            "sdk_rounds": 2,
+            "sdk_calls": 40,
+        }
+    return {
+        "gen_reps": {20: 7, 150: 5},
+        "cli_reps": 5,
+        "cold_reps": 15,
+        "rps_rounds": 15,
+        "rps_calls": 200,
+        "sdk_rounds": 8,
+        "sdk_calls": 100,
+    }
 
 
 def _load() -> str:
@@ -42,6 +57,14 @@ def _load() -> str:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
         return "n/a"
+
+
+def _spread(ratios: list[float]) -> str:
+    """Lowest-highest paired ratio; with 4+ rounds the quartiles instead (drops outliers)."""
+    if len(ratios) >= 4:
+        q = statistics.quantiles(ratios, n=4)
+        return f"{q[0]:.2f}-{q[2]:.2f}"
+    return f"{min(ratios):.2f}-{max(ratios):.2f}"
 
 
 def _verdict(ok: bool) -> str:
@@ -94,8 +117,10 @@ def table(f: dict[str, Any]) -> str:
         f"load avg {f['load_before']} -> {f['load_after']}, took {f['seconds']} s",
         "",
         "GENERATE (in-process, warm, median of "
-        + ", ".join(f"{f['settings']['gen_reps'][n]} for {n}" for n in sizes) + " runs)",
+        + ", ".join(f"{f['settings']['gen_reps'][n]} for {n}" for n in sizes)
+        + " runs)",
         f"{'':50}" + "".join(f"{str(n) + ' tools':>12}" for n in sizes),
+        "  (times: medians; ratios: median of per-round ratios, paired within a round)",
     ]
 
     def row(label: str, key: str, fmt: str = "{:.3f} s") -> None:
@@ -109,10 +134,14 @@ def table(f: dict[str, Any]) -> str:
     row("generate again, no change (writes nothing)", "regen")
     row("bare datamodel-code-generator run", "bare")
     for n in sizes:
-        g[n]["ratio_fresh"] = g[n]["fresh"] / g[n]["bare"]
-        g[n]["ratio_regen"] = g[n]["regen"] / g[n]["bare"]
+        g[n]["ratio_fresh"] = statistics.median(g[n]["ratios_fresh"])
+        g[n]["ratio_regen"] = statistics.median(g[n]["ratios_regen"])
+        g[n]["spread_fresh"] = _spread(g[n]["ratios_fresh"])
+        g[n]["spread_regen"] = _spread(g[n]["ratios_regen"])
     row("ratio fresh generate / bare", "ratio_fresh", "{:.2f}x")
+    row("  (range over rounds)", "spread_fresh", "{}")
     row("ratio no-change regenerate / bare", "ratio_regen", "{:.2f}x")
+    row("  (range over rounds)", "spread_regen", "{}")
     big = g[max(sizes)]
     lines.append(
         f"  target: {max(sizes)} tools generate < {GENERATE_TARGET:g}x bare: "
@@ -129,21 +158,28 @@ def table(f: dict[str, Any]) -> str:
         "",
         "SERVER (weather, stdio, same venv; generated = mcpgen low-level Server, "
         "handwritten = SDK MCPServer)",
-        f"  {'':48}{'generated':>11}{'handwritten':>13}{'gen/hand':>10}  target",
+        "  (figures: medians; gen/hand: median of per-round ratios, paired within a round,"
+        " with its quartile range)",
+        f"  {'':48}{'generated':>11}{'handwritten':>13}{'gen/hand':>10}{'range':>12}  target",
     ]
 
-    def srow(label: str, d: dict[str, float], fmt: str, lower_better: bool) -> None:
-        ratio = d["generated"] / d["handwritten"]
+    def srow(label: str, d: dict[str, Any], fmt: str, lower_better: bool) -> None:
+        ratio = statistics.median(d["ratios"])
+        d["ratio"] = ratio
         ok = ratio <= 1.0 if lower_better else ratio >= 1.0
         target = ("<= 1.00 " if lower_better else ">= 1.00 ") + _verdict(ok)
         lines.append(
             f"  {label:48}{fmt.format(d['generated']):>11}{fmt.format(d['handwritten']):>13}"
-            f"{ratio:>9.2f}x  {target}"
+            f"{ratio:>9.2f}x{_spread(d['ratios']):>12}  {target}"
         )
 
-    cold_ms = {k: v * 1000 for k, v in c.items()}
-    srow(f"cold start, spawn -> initialize answer (ms, n={f['settings']['cold_reps']})",
-         cold_ms, "{:.0f}", lower_better=True)
+    cold_ms = {**c, "generated": c["generated"] * 1000, "handwritten": c["handwritten"] * 1000}
+    srow(
+        f"cold start, spawn -> initialize answer (ms, n={f['settings']['cold_reps']})",
+        cold_ms,
+        "{:.0f}",
+        lower_better=True,
+    )
     srow("tools/call get_forecast per s (raw JSON-RPC)", rf, "{:.0f}", lower_better=False)
     srow("tools/call get_alerts per s (raw JSON-RPC)", ra, "{:.0f}", lower_better=False)
     srow("tools/call get_forecast per s (SDK Client)", rs, "{:.0f}", lower_better=False)
@@ -157,9 +193,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the raw figures as JSON to FILE")
     args = parser.parse_args()
     try:
-        import mcpgen  # noqa: F401, PLC0415
+        import mcpgen  # noqa: F401
     except ImportError as exc:
-        raise SystemExit(f"run this with an interpreter that has mcpgen's dependencies: {exc}")
+        raise SystemExit(
+            f"run this with an interpreter that has mcpgen's dependencies: {exc}"
+        ) from None
     figures = measure(args.quick)
     text = table(figures)
     print(text)

@@ -40,9 +40,21 @@ def make_weather(mcpgen_python: str) -> None:
     """A fresh `mcpgen new weather` (so the figures always reflect the current templates)."""
     shutil.rmtree(WEATHER, ignore_errors=True)
     done = subprocess.run(
-        [mcpgen_python, "-m", "mcpgen", "new", "weather", "--dir", str(WEATHER),
-         "--no-input", "--no-git"],
-        cwd=REPO, capture_output=True, text=True, check=False,
+        [
+            mcpgen_python,
+            "-m",
+            "mcpgen",
+            "new",
+            "weather",
+            "--dir",
+            str(WEATHER),
+            "--no-input",
+            "--no-git",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"mcpgen new weather failed:\n{done.stdout}\n{done.stderr}")
@@ -51,7 +63,8 @@ def make_weather(mcpgen_python: str) -> None:
 def requirements() -> list[str]:
     """mcp 2.3.0 + regress + the generated project's own dependencies (mcp pinned)."""
     project = tomllib.loads((WEATHER / "pyproject.toml").read_text(encoding="utf-8"))
-    deps = [d for d in project["project"]["dependencies"] if not d.replace(" ", "").startswith("mcp")]
+    deps = project["project"]["dependencies"]
+    deps = [d for d in deps if not d.replace(" ", "").startswith("mcp")]
     return BASE_REQUIREMENTS + sorted(deps)
 
 
@@ -65,9 +78,18 @@ def ensure_venv(base_python: str) -> None:
     print(f"creating {VENV.relative_to(REPO)} ({', '.join(requirements())}) ...", file=sys.stderr)
     subprocess.run([base_python, "-m", "venv", str(VENV)], check=True)
     done = subprocess.run(
-        [str(VENV_PYTHON), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-         *requirements()],
-        capture_output=True, text=True, check=False,
+        [
+            str(VENV_PYTHON),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            *requirements(),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode != 0:
         raise SystemExit(f"pip install failed:\n{done.stdout}\n{done.stderr}")
@@ -76,9 +98,10 @@ def ensure_venv(base_python: str) -> None:
 
 def venv_version(package: str) -> str:
     done = subprocess.run(
-        [str(VENV_PYTHON), "-c",
-         f"import importlib.metadata as m; print(m.version({package!r}))"],
-        capture_output=True, text=True, check=True,
+        [str(VENV_PYTHON), "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return done.stdout.strip()
 
@@ -113,10 +136,14 @@ class RawSession:
 
     def __init__(self, cmd: ServerCmd) -> None:
         LOGS.mkdir(parents=True, exist_ok=True)
-        self._log = open(LOGS / f"{cmd.name}.stderr.log", "ab")  # noqa: SIM115
+        self._log = open(LOGS / f"{cmd.name}.stderr.log", "ab")
         self.proc = subprocess.Popen(
-            cmd.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
-            env=cmd.full_env(), cwd=WORK,
+            cmd.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            env=cmd.full_env(),
+            cwd=WORK,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in: IO[bytes] = self.proc.stdin
@@ -142,11 +169,14 @@ class RawSession:
                 return result
 
     def initialize(self) -> dict[str, Any]:
-        result = self.request("initialize", {
-            "protocolVersion": HANDSHAKE_VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "mcpgen-bench", "version": "0"},
-        })
+        result = self.request(
+            "initialize",
+            {
+                "protocolVersion": HANDSHAKE_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "mcpgen-bench", "version": "0"},
+            },
+        )
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return result
 
@@ -168,7 +198,16 @@ def _order(names: list[str], i: int) -> list[str]:
     return names if i % 2 == 0 else names[::-1]
 
 
-def cold_start(reps: int) -> dict[str, float]:
+def summary(samples: dict[str, list[float]]) -> dict[str, Any]:
+    """Medians per server, plus generated/handwritten per repetition (paired, same round)."""
+    result: dict[str, Any] = {n: statistics.median(v) for n, v in samples.items()}
+    result["ratios"] = [
+        g / h for g, h in zip(samples["generated"], samples["handwritten"], strict=True)
+    ]
+    return result
+
+
+def cold_start(reps: int) -> dict[str, Any]:
     """Median seconds from Popen to the initialize answer, interleaved, after 1 warm-up each."""
     cmds = servers()
     names = list(cmds)
@@ -182,7 +221,7 @@ def cold_start(reps: int) -> dict[str, float]:
             session.close()
             if i:  # run 0 writes .pyc files and warms the page cache
                 times[name].append(elapsed)
-    return {n: statistics.median(t) for n, t in times.items()}
+    return summary(times)
 
 
 def same_results() -> None:
@@ -205,7 +244,7 @@ def same_results() -> None:
             session.close()
 
 
-def round_trips(tool: str, arguments: dict[str, Any], rounds: int, calls: int) -> dict[str, float]:
+def round_trips(tool: str, arguments: dict[str, Any], rounds: int, calls: int) -> dict[str, Any]:
     """tools/call per second over one session per server: median over interleaved rounds."""
     sessions = {n: RawSession(c) for n, c in servers().items()}
     rates: dict[str, list[float]] = {n: [] for n in sessions}
@@ -224,20 +263,23 @@ def round_trips(tool: str, arguments: dict[str, Any], rounds: int, calls: int) -
     finally:
         for session in sessions.values():
             session.close()
-    return {n: statistics.median(r) for n, r in rates.items()}
+    return summary(rates)
 
 
-def sdk_client_round_trips(rounds: int, calls: int) -> dict[str, float]:
+def sdk_client_round_trips(rounds: int, calls: int) -> dict[str, Any]:
     """The same round trips through the SDK `Client` (stdio), both sessions open, interleaved."""
     spec = {n: {"argv": c.argv, "env": c.full_env()} for n, c in servers().items()}
     done = subprocess.run(
         [str(VENV_PYTHON), str(Path(__file__)), "sdk-client", str(rounds), str(calls)],
-        input=json.dumps(spec), capture_output=True, text=True, check=False, cwd=WORK,
+        input=json.dumps(spec),
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=WORK,
     )
     if done.returncode != 0:
         raise SystemExit(f"SDK client run failed:\n{done.stderr}")
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return summary(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 async def _sdk_client_main(rounds: int, calls: int) -> None:  # runs inside the bench venv
@@ -261,14 +303,10 @@ async def _sdk_client_main(rounds: int, calls: int) -> None:  # runs inside the 
             for name in _order(list(clients), i):
                 start = time.perf_counter()
                 for _ in range(calls):
-                    result = await client_call(clients[name])
+                    result = await clients[name].call_tool("get_forecast", FORECAST_ARGS)
                     assert not result.is_error
                 rates[name].append(calls / (time.perf_counter() - start))
-    print(json.dumps({n: statistics.median(r) for n, r in rates.items()}))
-
-
-async def client_call(client: Any) -> Any:
-    return await client.call_tool("get_forecast", FORECAST_ARGS)
+    print(json.dumps(rates))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import shutil
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Annotated
 import typer
 
 from mcpgen.cli import err
-from mcpgen.errors import ManifestInvalid
+from mcpgen.errors import ManifestInvalid, McpgenError
 
 add_app = typer.Typer(
     name="add", help="Add something to the manifest, then generate.", no_args_is_help=True
@@ -38,22 +39,38 @@ def add_tool(
     from mcpgen.sync.add_tool import append_tool
 
     path = find_manifest(directory)
-    original = path.read_bytes().decode("utf-8-sig")
-    text = append_tool(original.replace("\r\n", "\n"), name, description)
+    bom, original = _read_text(path)
+    text = append_tool(original, name, description)  # keeps the file's line endings
     manifest, diagnostics = check_text(text, display_name(path))
     if manifest is None:  # e.g. an invalid tool name: report it, leave the file alone
         raise ManifestInvalid(diagnostics)
-    _replace_text(path, text.replace("\n", "\r\n") if "\r\n" in original else text)
+    _replace_bytes(path, bom + text.encode("utf-8"))
     err.print(f"Added tool {name} to {display_name(path)}", markup=False)
     generate_project(path.parent, console=err, manifest_path=path)
 
 
-def _replace_text(path: Path, text: str) -> None:
+def _read_text(path: Path) -> tuple[bytes, str]:
+    """The manifest's UTF-8 byte-order mark (kept on write, b"" if none) and its text."""
+    try:
+        raw = path.read_bytes()
+        bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+        return bom, raw[len(bom) :].decode("utf-8")
+    except OSError as exc:
+        raise McpgenError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise McpgenError(f"cannot edit {path}: it is not UTF-8 text") from None
+
+
+def _replace_bytes(path: Path, content: bytes) -> None:
     # Same-directory temp file + os.replace: the manifest is never left half written.
     temp = path.with_name(f".{path.name}.mcpgen-tmp")
-    temp.write_bytes(text.encode("utf-8"))
-    shutil.copymode(path, temp)
-    os.replace(temp, path)
+    try:
+        temp.write_bytes(content)
+        shutil.copymode(path, temp)
+        os.replace(temp, path)
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise McpgenError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def register(app: typer.Typer) -> None:

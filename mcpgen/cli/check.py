@@ -15,7 +15,8 @@ HELP = """Check a project without writing anything.
 Checks that the manifest is valid (as `mcpgen validate`), that the generated files match it
 (as `mcpgen generate --check`), and that every tool has a handler module with a function
 `<python_name>(args: <ClassName>Input)` (sync or async), as the dispatcher calls it. Orphaned
-handlers (no tool in the manifest uses them) are listed as warnings.
+handlers (no tool in the manifest uses them) and the generated package left behind by a
+`package:` change are listed as warnings.
 
 Exit codes: 0 everything is fine (warnings may be printed); 1 invalid manifest, stale or
 hand-edited generated files, or a missing or mismatched handler; 2 bad command line.
@@ -29,7 +30,7 @@ def check(
 ) -> None:
     from mcpgen.manifest import check_manifest, find_manifest
     from mcpgen.sync import prepare
-    from mcpgen.sync.changes import find_orphans
+    from mcpgen.sync.changes import find_old_packages, find_orphans
     from mcpgen.sync.handler_check import check_handlers
     from mcpgen.sync.report import print_stale
 
@@ -50,6 +51,13 @@ def check(
     for orphan in find_orphans(root, prepared.manifest, prepared.plan):
         err.print(
             f"warning: orphaned handler {orphan}: no tool in the manifest uses it",
+            style="yellow",
+            markup=False,
+        )
+    for folder in find_old_packages(root, prepared.manifest):
+        err.print(
+            f"warning: orphaned generated output {folder}/_generated/: the manifest's package "
+            f"is now `{prepared.manifest.package}`",
             style="yellow",
             markup=False,
         )

@@ -35,6 +35,24 @@ def _refuse_non_empty(target: Path) -> None:
         raise McpgenError(f"'{target}' is not empty; choose a new directory (or --dir)")
 
 
+def _write_manifest(source: Path | str, destination: Path) -> None:
+    if isinstance(source, Path):
+        shutil.copyfile(source, destination)
+    else:
+        destination.write_text(source, encoding="utf-8")
+
+
+def _remove_created(target: Path, created: bool) -> None:
+    if created:
+        shutil.rmtree(target, ignore_errors=True)
+        return
+    for child in target.iterdir():  # the directory was there, and empty: empty it again
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
+
+
 def _git_init(target: Path) -> bool:
     """Make the project a git repository with a first commit, unless git is missing or the
     target already lives inside a repository. True when a repository was created."""
@@ -105,15 +123,18 @@ def new(
         if no_input or not sys.stdin.isatty():
             raise McpgenError("give the server a name: `mcpgen new NAME` (or --manifest FILE)")
         name = typer.prompt("Server name", default="weather")
+    if name is not None and not Path(name).name.strip():
+        raise McpgenError("the server name must not be empty")
     if manifest is not None:
         if not manifest.is_file():
             raise McpgenError(f"'{manifest}' does not exist")
-        text = manifest.read_text(encoding="utf-8-sig")
         parsed, diagnostics = check_manifest(manifest)
+        source: Path | str = manifest  # copied byte for byte: line endings, BOM, comments
     else:
         assert name is not None
-        text = example_manifest_text(name)
-        parsed, diagnostics = check_text(text, "mcpgen.yaml")
+        # `mcpgen new path/to/weather` names the server after the last part.
+        source = example_manifest_text(Path(name).name)
+        parsed, diagnostics = check_text(source, "mcpgen.yaml")
     if parsed is None or has_errors(diagnostics):
         raise ManifestInvalid(diagnostics)
 
@@ -122,14 +143,13 @@ def new(
     created = not target.exists()
     try:
         target.mkdir(parents=True, exist_ok=True)
-        (target / "mcpgen.yaml").write_text(text, encoding="utf-8")
+        _write_manifest(source, target / "mcpgen.yaml")
         render_scaffold(target, ScaffoldAnswers.from_manifest(parsed, example=manifest is None))
         record_template(target)  # the base `mcpgen update` merges from
         generate_project(target, console=err)
     except BaseException:
         # A half-made project is worse than none: remove what this command created.
-        if created:
-            shutil.rmtree(target, ignore_errors=True)
+        _remove_created(target, created)
         raise
     committed = git and _git_init(target)
     _print_next_steps(target, parsed.script, committed)

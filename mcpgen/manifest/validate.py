@@ -9,6 +9,7 @@ Nothing raises: each check returns findings, and one function turns findings int
 from __future__ import annotations
 
 import json
+import keyword
 from collections import defaultdict
 from functools import cache
 from importlib import resources
@@ -51,6 +52,8 @@ def validate_manifest(data: Any, source_map: SourceMap, file: str) -> list[Diagn
         findings += _tool_findings(tools)
         if data.get("inline_refs") is True:
             findings += _recursive_refs(tools)
+    if isinstance(data, dict) and isinstance(data.get("version"), str):
+        findings += _version_findings(data["version"])
     if isinstance(data, dict) and isinstance(data.get("package"), str):
         findings += _keyword_findings(data["package"], ("package",), "package")
         findings += _shadowing_findings(data["package"])
@@ -147,8 +150,8 @@ def _example_findings(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
 
 
 def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
-    if names.is_identifier(name) or not name.isidentifier():
-        return []  # valid, or already reported by the manifest schema's pattern
+    if not keyword.iskeyword(name):
+        return []  # valid, or not an identifier: the manifest schema's pattern reports that
     return [Finding(path, f"{what} '{name}' is a Python keyword; choose another name")]
 
 
@@ -165,6 +168,18 @@ def _recursive_refs(tools: list[Any]) -> list[Finding]:
                     message = f"recursive $ref '{ref}' cannot be inlined; it is published as is"
                     findings.append(Finding(("tools", index, key), message, level="warning"))
     return findings
+
+
+def _version_findings(version: str) -> list[Finding]:
+    """The version becomes the Python project's: it must be PEP 440 or `pip install` fails."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        Version(version)
+    except InvalidVersion:
+        message = f"'{version}' is not a Python (PEP 440) version; write it like 1.0.0 or 2.1b1"
+        return [Finding(("version",), message)]
+    return []
 
 
 def _shadowing_findings(package: str) -> list[Finding]:
@@ -188,20 +203,25 @@ def _duplicate_names(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
 
 
 def _python_name_collisions(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
-    """One error per group of distinct tools that end up with the same Python name."""
-    groups: dict[str, dict[str, int]] = defaultdict(dict)
+    """One error per group of distinct tools that end up with the same Python name, or with
+    Python names that give the same model class names (`item_2` and `item2`: `Item2Input`)."""
+    groups: dict[str, dict[str, tuple[int, str]]] = defaultdict(dict)
     for index, tool in named:
         chosen = tool.get("python_name")
         python = chosen if isinstance(chosen, str) else names.python_identifier(tool["name"])
-        groups[python].setdefault(tool["name"], index)  # same name twice: a duplicate, not this
+        # The same name twice is a duplicate, reported as such, not a collision.
+        groups[names.class_name(python)].setdefault(tool["name"], (index, python))
     findings = []
-    for python, members in groups.items():
+    for class_stem, members in groups.items():
         if len(members) < 2:
             continue
-        listed = _and([f"'{name}' (tools[{index}])" for name, index in members.items()])
-        message = (f"tools {listed} all get the Python name '{python}'; "
-                   "give all but one of them a `python_name:`")
-        second = list(members.values())[1]
+        listed = _and([f"'{name}' (tools[{index}])" for name, (index, _) in members.items()])
+        pythons = sorted({python for _, python in members.values()})
+        what = (f"the Python name '{pythons[0]}'" if len(pythons) == 1 else
+                f"the Python names {_and([repr(p) for p in pythons])}, "
+                f"whose models are both named '{class_stem}Input'")
+        message = f"tools {listed} all get {what}; give all but one of them a `python_name:`"
+        second = list(members.values())[1][0]
         findings.append(Finding(("tools", second, "name"), message))
     return findings
 

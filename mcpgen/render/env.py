@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pprint
+import json
 import re
 import textwrap
 from functools import lru_cache
@@ -23,10 +23,44 @@ def templates_root() -> Path:
     raise FileNotFoundError("mcpgen's templates/ folder is missing from this installation")
 
 
+# The generated project's ruff line length: imports longer than this are wrapped the way
+# ruff's isort rules expect, so the output passes `ruff check` without a formatter run.
+LINE_LENGTH = 100
+
+
 def pyrepr(value: object, indent: int = 0) -> str:
-    """A deterministic Python literal for JSON-like data, continuation lines indented."""
-    text = pprint.pformat(value, width=max(40, 100 - indent), sort_dicts=False)
-    return text.replace("\n", "\n" + " " * indent)
+    """A Python literal for JSON-like data, laid out like a formatter would: on one line when
+    it fits, else one item per line with trailing commas; strings in double quotes."""
+    flat = _flat_literal(value)
+    if indent + len(flat) <= LINE_LENGTH - 12 or not isinstance(value, (dict, list, tuple)):
+        return flat
+    inner = " " * (indent + 4)
+    if isinstance(value, dict):
+        items = [
+            f"{inner}{_flat_literal(str(k))}: {pyrepr(v, indent + 4)},\n" for k, v in value.items()
+        ]
+        return "{\n" + "".join(items) + " " * indent + "}"
+    opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
+    items = [f"{inner}{pyrepr(v, indent + 4)},\n" for v in value]
+    return opening + "\n" + "".join(items) + " " * indent + closing
+
+
+def _flat_literal(value: object) -> str:
+    if isinstance(value, str):
+        # A JSON string is a valid Python string literal with the same value.
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return (
+            "{"
+            + ", ".join(f"{_flat_literal(str(k))}: {_flat_literal(v)}" for k, v in value.items())
+            + "}"
+        )
+    if isinstance(value, list):
+        return "[" + ", ".join(_flat_literal(v) for v in value) + "]"
+    if isinstance(value, tuple):
+        trailing = "," if len(value) == 1 else ""
+        return "(" + ", ".join(_flat_literal(v) for v in value) + trailing + ")"
+    return repr(value)  # None, bools and numbers
 
 
 def docstring(text: str, indent: int = 0, width: int = 96) -> str:
@@ -36,11 +70,6 @@ def docstring(text: str, indent: int = 0, width: int = 96) -> str:
         escaped = escaped[:-1] + '\\"'
     lines = textwrap.wrap(escaped, width=width - indent, break_long_words=False) or [""]
     return ("\n" + " " * indent).join(lines)
-
-
-# The generated project's ruff line length: imports longer than this are wrapped the way
-# ruff's isort rules expect, so the output passes `ruff check` without a formatter run.
-LINE_LENGTH = 100
 
 
 def isort_key(name: str) -> tuple[int, list[int | str], str]:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpgen.errors import McpgenError
-from mcpgen.manifest.model import Manifest, Tool
+from mcpgen.manifest.model import WIRE_KEYS, Manifest, Tool
 from mcpgen.models import render_models
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
@@ -25,13 +25,29 @@ class ProjectPaths:
     def __init__(self, manifest: Manifest) -> None:
         self.package = f"src/{manifest.package}"
         self.generated = f"{self.package}/_generated"
+        self._user_tests = self._assign_user_tests(manifest.tools)
 
     def handler(self, tool: Tool) -> str:
         return f"{self.package}/handlers/{tool.python_name}.py"
 
     def user_test(self, tool: Tool) -> str:
-        path = f"tests/test_{tool.python_name}.py"
-        return f"tests/test_{tool.python_name}_tool.py" if path == CONTRACT_TEST else path
+        return self._user_tests[tool.name]
+
+    @staticmethod
+    def _assign_user_tests(tools: tuple[Tool, ...]) -> dict[str, str]:
+        """`tests/test_<python_name>.py`, unless that is taken (by the contract test, or by a
+        tool whose own name claims it): then `_tool`, `_tool2`, ... in manifest order."""
+        taken = {CONTRACT_TEST} | {f"tests/test_{t.python_name}.py" for t in tools}
+        assigned: dict[str, str] = {}
+        for tool in tools:
+            path = f"tests/test_{tool.python_name}.py"
+            if path == CONTRACT_TEST or path in assigned.values():
+                suffix = 1
+                while path in taken or path in assigned.values():
+                    path = f"tests/test_{tool.python_name}_tool{suffix if suffix > 1 else ''}.py"
+                    suffix += 1
+            assigned[tool.name] = path
+        return assigned
 
 
 def _render(template: str, **context: Any) -> str:
@@ -75,9 +91,13 @@ def _generated_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFil
         "header": GENERATED_HEADER,
         "header_text": GENERATED_HEADER_TEXT,
         "handler_paths": handler_paths,
+        "wire_keys": WIRE_KEYS,
         "definitions": {t.name: published_definition(manifest, t) for t in manifest.tools},
         "model_names": _model_names(manifest, models_source),
-        "required_env": tuple((v.name, v.description) for v in manifest.env if v.required),
+        "required_env": tuple(
+            (v.name, v.description) for v in manifest.env if v.required and v.default is None
+        ),
+        "env_defaults": {v.name: v.default for v in manifest.env if v.default is not None},
         "examples": _examples(manifest),
         "invalid_calls": _invalid_calls(manifest),
         "docs": [tool_doc(t, handler_paths[t.name]) for t in manifest.tools],
@@ -85,6 +105,8 @@ def _generated_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFil
     rendered = {
         f"{paths.generated}/__init__.py": "__init__.py.jinja",
         f"{paths.generated}/runtime.py": "runtime.py.jinja",
+        f"{paths.generated}/validation.py": "validation.py.jinja",
+        f"{paths.generated}/stdio.py": "stdio.py.jinja",
         f"{paths.generated}/tools.py": "tools.py.jinja",
         f"{paths.generated}/server.py": "server.py.jinja",
         f"{paths.package}/__main__.py": "__main__.py.jinja",

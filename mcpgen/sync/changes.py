@@ -161,16 +161,52 @@ def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> C
     return ChangeSummary(False, added, removed, tuple(renames), tuple(changed))
 
 
+def _generated_by_mcpgen(directory: Path) -> bool:
+    from mcpgen.render.plan import GENERATED_HEADER_TEXT
+
+    for file in directory.glob("*.py"):
+        try:
+            with file.open(encoding="utf-8", errors="replace") as handle:
+                if GENERATED_HEADER_TEXT in handle.readline():
+                    return True
+        except OSError:
+            continue
+    return False
+
+
+def find_old_packages(root: Path, manifest: Manifest) -> tuple[str, ...]:
+    """`src/<name>` packages mcpgen generated before the manifest's `package:` changed.
+
+    Recognised by a `_generated/` folder whose modules carry mcpgen's header, so a package of
+    the user's own next to the server is never reported.
+    """
+    source = root / "src"
+    if not source.is_dir():
+        return ()
+    return tuple(
+        f"src/{folder.name}"
+        for folder in sorted(source.iterdir())
+        if folder.name != manifest.package and _generated_by_mcpgen(folder / "_generated")
+    )
+
+
+def is_in_old_package(path: str, manifest: Manifest) -> bool:
+    """A generated path of a package that is no longer the manifest's (`src/<old>/...`)."""
+    parts = PurePosixPath(path).parts
+    return len(parts) > 2 and parts[0] == "src" and parts[1] != manifest.package
+
+
 def find_orphans(
     root: Path, manifest: Manifest, plan: RenderPlan, *, leaving: Iterable[str] = ()
 ) -> tuple[str, ...]:
-    """Handler files under `handlers/` that no current tool owns.
+    """Handler files under `handlers/` (also an old package's) that no current tool owns.
 
     `leaving`: files a pending move takes away (so a dry run does not report them).
     Files named `_*.py` are the user's helper modules, never handlers.
     """
     owned = {f.path for f in plan.by_owner("user")}
     handler_dirs = {f"src/{manifest.package}/handlers"}
+    handler_dirs |= {f"{old}/handlers" for old in find_old_packages(root, manifest)}
     handler_dirs |= {
         str(PurePosixPath(f.path).parent)
         for f in plan.by_owner("user")

@@ -11,7 +11,13 @@ from rich.console import Console
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan_types import RenderPlan
 from mcpgen.sync import report
-from mcpgen.sync.changes import ChangeSummary, find_orphans, summarise
+from mcpgen.sync.changes import (
+    ChangeSummary,
+    find_old_packages,
+    find_orphans,
+    is_in_old_package,
+    summarise,
+)
 from mcpgen.write import apply, transaction
 from mcpgen.write.diff import unified_diff
 from mcpgen.write.state import load_state, render_state, snapshot
@@ -29,6 +35,7 @@ class GenerateReport:
     applied: apply.ApplyPlan
     orphans: tuple[str, ...]
     written: bool
+    old_packages: tuple[str, ...] = ()  # generated packages the manifest's `package:` left
 
     @property
     def up_to_date(self) -> bool:
@@ -51,6 +58,7 @@ class Prepared:
     plan: RenderPlan
     summary: ChangeSummary
     applied: apply.ApplyPlan
+    state_missing: bool  # generated files exist but .mcpgen/state.json does not
 
 
 def load(root: Path, manifest_path: Path | None = None) -> tuple[Manifest, RenderPlan]:
@@ -70,15 +78,22 @@ def prepare(root: Path, *, force: bool = False, manifest_path: Path | None = Non
     manifest, plan = load(root, manifest_path)
     previous = load_state(root)
     summary = summarise(previous, manifest, plan)
+    recorded = previous.files if previous else None
     applied = apply.plan_actions(
         root,
         plan,
-        recorded=previous.files if previous else {},
+        recorded=recorded,
         state_text=render_state(snapshot(manifest, plan)),
         moves=summary.moves,
         force=force,
+        # After a `package:` change the old package stays whole: the scaffold's pyproject.toml
+        # still points at it until the user moves over, and its handlers are theirs.
+        keep_retired=[p for p in recorded or () if is_in_old_package(p, manifest)],
     )
-    return Prepared(manifest, plan, summary, applied)
+    state_missing = previous is None and any(
+        (root / f.path).exists() for f in plan.by_owner("generated")
+    )
+    return Prepared(manifest, plan, summary, applied, state_missing)
 
 
 def generate_project(
@@ -100,6 +115,8 @@ def generate_project(
     root = root.resolve()
     prepared = prepare(root, force=force, manifest_path=manifest_path)
     applied = prepared.applied
+    if prepared.state_missing:
+        report.print_state_missing(console)
     if mode == "check":
         report.print_stale(console, applied)
     else:
@@ -112,4 +129,6 @@ def generate_project(
     leaving = [a.source for a in applied.changes if a.source is not None and not written]
     orphans = find_orphans(root, prepared.manifest, prepared.plan, leaving=leaving)
     report.print_orphans(console, orphans)
-    return GenerateReport(root, prepared.summary, applied, orphans, written)
+    old_packages = find_old_packages(root, prepared.manifest)
+    report.print_old_packages(console, old_packages, prepared.manifest.package)
+    return GenerateReport(root, prepared.summary, applied, orphans, written, old_packages)

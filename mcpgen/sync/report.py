@@ -92,6 +92,24 @@ def print_orphans(console: Console, orphans: Iterable[str]) -> None:
         )
 
 
+def print_old_packages(console: Console, old_packages: Iterable[str], package: str) -> None:
+    for folder in old_packages:
+        console.print(
+            f"[yellow]Orphaned generated output:[/] {escape(folder)}/_generated/ is from before "
+            f"the manifest's package became `{escape(package)}`; it is kept because your "
+            f"handlers and pyproject.toml may still use it. Move your handler code to "
+            f"src/{escape(package)}/handlers/ and pyproject.toml to `{escape(package)}`, "
+            f"then delete {escape(folder)}/"
+        )
+
+
+def print_state_missing(console: Console) -> None:
+    console.print(
+        "[yellow]No .mcpgen/state.json:[/] generated files that match the manifest are kept "
+        "as they are; any that differ are refused, since they may hold hand edits"
+    )
+
+
 def print_stale(console: Console, applied: ApplyPlan) -> None:
     """`--check`: every file that does not match the manifest, and why."""
     stale = applied.stale()

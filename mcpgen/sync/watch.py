@@ -28,6 +28,11 @@ def run_once(root: Path, manifest: Path, *, force: bool, console: Console) -> bo
     return True
 
 
+# How often the watch loop wakes up without a change: only the first wake-up matters (it runs
+# the first generate once the watcher is live); later ones are ignored.
+_TICK_MS = 100
+
+
 def watch_project(
     root: Path,
     manifest: Path,
@@ -40,20 +45,32 @@ def watch_project(
     import watchfiles
 
     target = manifest.resolve()
-    run_once(root, manifest, force=force, console=console)
-    console.print(f"Watching {escape(str(manifest))} for changes (Ctrl-C to stop)")
 
     # Watch the directory, not the file: editors save by writing a new file and renaming it
     # over the old one, which would end a watch on the old file's inode.
     def is_manifest(_change: object, path: str) -> bool:
         return Path(path).resolve() == target
 
-    for _changes in watchfiles.watch(
+    changes = watchfiles.watch(
         target.parent,
         watch_filter=is_manifest,
         recursive=False,
         raise_interrupt=False,  # Ctrl-C ends the loop quietly: the CLI then exits 0
         stop_event=stop_event,
-    ):
-        console.rule("manifest changed")
-        run_once(root, manifest, force=force, console=console)
+        rust_timeout=_TICK_MS,
+        yield_on_timeout=True,
+    )
+    watching = False
+    try:
+        for changed in changes:
+            # The first generate runs inside the loop, once the watcher exists: a save made
+            # while it runs is then seen, not lost.
+            if not watching:
+                run_once(root, manifest, force=force, console=console)
+                console.print(f"Watching {escape(str(manifest))} for changes (Ctrl-C to stop)")
+                watching = True
+            elif changed:
+                console.rule("manifest changed")
+                run_once(root, manifest, force=force, console=console)
+    except KeyboardInterrupt:  # during a run: the transaction has already rolled back
+        console.print("Stopped watching.")

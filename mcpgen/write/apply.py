@@ -8,14 +8,17 @@ Decisions per file, made before anything is written:
 - user: created when absent, never modified or deleted; a renamed tool's files are moved.
 - local (`hosts/`): machine-specific, rewritten when different, never a conflict.
 - generated files mcpgen wrote before but no longer plans: deleted when untouched, otherwise a
-  conflict (with `--force`: kept as `.orig`).
+  conflict (with `--force`: kept as `.orig`); except those the caller keeps (`keep_retired`:
+  an old package's files, which the scaffold's pyproject.toml may still point at).
+- no state file at all (deleted by the user): a generated file equal to the render is kept,
+  any other is a conflict, since nothing tells a stale file from a hand edit.
 
 Every conflict is collected before the first write; one conflict means nothing is written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
@@ -99,8 +102,12 @@ class _Disk:
                 raise McpgenError(
                     f"{path} is a directory; mcpgen needs to write a file there"
                 ) from None
+            except NotADirectoryError:
+                raise McpgenError(
+                    f"cannot write {path}: a folder on its path is a file; move that file away"
+                ) from None
             except OSError as exc:
-                raise McpgenError(f"cannot read {path}: {exc}") from None
+                raise McpgenError(f"cannot read {path}: {exc.strerror or exc}") from None
         return self.cache[path]
 
 
@@ -123,9 +130,10 @@ def _orig_path(path: str, disk: _Disk, taken: set[str]) -> str:
 class _Planner:
     """Builds the actions of one run; see the module docstring for the rules."""
 
-    def __init__(self, disk: _Disk, recorded: Mapping[str, str], force: bool) -> None:
+    def __init__(self, disk: _Disk, recorded: Mapping[str, str] | None, force: bool) -> None:
         self.disk = disk
-        self.recorded = recorded
+        self.recorded: Mapping[str, str] = recorded or {}
+        self.state_missing = recorded is None
         self.force = force
         self.actions: list[Action] = []
         self.conflicts: list[Conflict] = []
@@ -152,14 +160,20 @@ class _Planner:
             return
         recorded = self.recorded.get(path)
         if recorded != sha256_hex(current):
-            reason = (
-                "edited by hand since mcpgen wrote it"
-                if recorded
-                else "exists but was not written by mcpgen"
-            )
-            if not self._hand_edit(path, current, reason):
+            if not self._hand_edit(path, current, self._unknown_change(recorded)):
                 return
         self.actions.append(Action("update", path, "generated", content=new, before=current))
+
+    def _unknown_change(self, recorded: str | None) -> str:
+        """Why a generated file that differs from the render cannot just be rewritten."""
+        if recorded:
+            return "edited by hand since mcpgen wrote it"
+        if self.state_missing:
+            return (
+                f"differs from what mcpgen generates, and {STATE_PATH} is missing, "
+                "so a hand edit cannot be ruled out"
+            )
+        return "exists but was not written by mcpgen"
 
     def local(self, path: str, new: bytes) -> None:
         current = self.disk.read(path)
@@ -206,14 +220,16 @@ def plan_actions(
     root: Path,
     plan: RenderPlan,
     *,
-    recorded: Mapping[str, str],
+    recorded: Mapping[str, str] | None,
     state_text: str,
     moves: Sequence[Move] = (),
     force: bool = False,
+    keep_retired: Collection[str] = (),
 ) -> ApplyPlan:
     """Decide what to do with every file; reads the disk, writes nothing.
 
-    `recorded` is the previous state's generated path → sha256; `state_text` the new state file.
+    `recorded` is the previous state's generated path → sha256 (None: there is no state file);
+    `state_text` the new state file; `keep_retired` recorded paths never deleted.
     """
     for planned in plan.files:
         _check_relative(planned.path)
@@ -237,7 +253,7 @@ def plan_actions(
             present = (exists and planned.path not in moved_away) or planned.path in moved_in
             planner.user(planned.path, content, present)
     planned_paths = {f.path for f in plan.files}
-    for path in sorted(set(recorded) - planned_paths):
+    for path in sorted(set(planner.recorded) - planned_paths - set(keep_retired)):
         planner.retired(path)
     planner.state_file(state_text)
     return ApplyPlan(tuple(planner.actions), tuple(planner.conflicts), tuple(planner.forced))

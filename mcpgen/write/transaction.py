@@ -54,6 +54,12 @@ def _write_new(path: Path, content: bytes) -> None:
         os.fsync(handle.fileno())
 
 
+def _move_back(moved: Path, original: Path) -> None:
+    """Undo a rename, if it happened."""
+    if moved.exists() and not original.exists():
+        os.replace(moved, original)
+
+
 class _Transaction:
     """The undo journal of one commit."""
 
@@ -63,6 +69,7 @@ class _Transaction:
         self.temps: list[Path] = []
         self.backups: list[Path] = []
         self.undo: list[Callable[[], None]] = []
+        self.current = ""  # the path being staged or changed, for the error message
 
     def _mkdirs(self, directory: Path) -> None:
         missing: list[Path] = []
@@ -70,8 +77,8 @@ class _Transaction:
             missing.append(directory)
             directory = directory.parent
         for folder in reversed(missing):
+            self.created_dirs.append(folder)  # first: an interrupted mkdir is still undone
             folder.mkdir()
-            self.created_dirs.append(folder)
 
     def stage(self, steps: Sequence[Step]) -> dict[int, Path]:
         staged: dict[int, Path] = {}
@@ -79,6 +86,7 @@ class _Transaction:
             if step.kind != "write":
                 continue
             assert step.content is not None
+            self.current = step.path
             target = self.root / step.path
             self._mkdirs(target.parent)
             temp = _sibling(target, "tmp")
@@ -91,26 +99,28 @@ class _Transaction:
 
     def _backup(self, target: Path) -> Path:
         backup = _sibling(target, "backup")
+        self.backups.append(backup)  # first: a half-written copy is still cleaned up
         shutil.copy2(target, backup)
-        self.backups.append(backup)
         return backup
+
+    # Each change registers its undo *before* acting, and every undo also works when the change
+    # never happened: a KeyboardInterrupt can land between any two bytecodes.
 
     def write(self, step: Step, temp: Path) -> None:
         target = self.root / step.path
         if target.exists():
             backup = self._backup(target)
-            os.replace(temp, target)
             self.undo.append(lambda: os.replace(backup, target))
         else:
-            os.replace(temp, target)
-            self.undo.append(target.unlink)
+            self.undo.append(lambda: target.unlink(missing_ok=True))
+        os.replace(temp, target)
 
     def delete(self, step: Step) -> None:
         target = self.root / step.path
         backup = _sibling(target, "backup")
-        os.replace(target, backup)
         self.backups.append(backup)
-        self.undo.append(lambda: os.replace(backup, target))
+        self.undo.append(lambda: _move_back(backup, target))
+        os.replace(target, backup)
 
     def move(self, step: Step) -> None:
         assert step.source is not None
@@ -118,8 +128,8 @@ class _Transaction:
         if target.exists():
             raise McpgenError(f"cannot move {step.source} to {step.path}: the target exists")
         self._mkdirs(target.parent)
+        self.undo.append(lambda: _move_back(target, source))
         os.rename(source, target)
-        self.undo.append(lambda: os.replace(target, source))
 
     def rollback(self) -> list[str]:
         problems: list[str] = []
@@ -128,35 +138,49 @@ class _Transaction:
                 undo()
             except OSError as exc:  # keep going: restore as much as possible
                 problems.append(str(exc))
-        if not problems:
-            self.cleanup()
+        # A backup is the only copy of an original that could not be put back: keep those.
+        self.cleanup(keep_backups=bool(problems))
         for folder in reversed(self.created_dirs):
             with contextlib.suppress(OSError):
                 folder.rmdir()  # only if empty: never removes anything the user put there
         return problems
 
-    def cleanup(self) -> None:
-        for leftover in (*self.temps, *self.backups):
-            with contextlib.suppress(FileNotFoundError):
+    def cleanup(self, *, keep_backups: bool = False) -> None:
+        for leftover in self.temps if keep_backups else (*self.temps, *self.backups):
+            with contextlib.suppress(OSError):  # a hidden leftover must not fail a done commit
                 leftover.unlink()
 
 
+def _apply(txn: _Transaction, steps: Sequence[Step], hook: StepHook | None) -> None:
+    staged = txn.stage(steps)
+    for index, step in enumerate(steps):
+        if hook is not None:
+            hook(index, step)
+        txn.current = step.path
+        if step.kind == "write":
+            txn.write(step, staged[index])
+        elif step.kind == "delete":
+            txn.delete(step)
+        else:
+            txn.move(step)
+
+
+def _describe(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
 def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -> None:
-    """Apply every step or none of them; re-raise the failure after rolling back."""
+    """Apply every step or none of them.
+
+    After a rollback, an OS error (permissions, a file where a folder is needed, a full disk)
+    becomes a McpgenError naming the file; anything else (KeyboardInterrupt, a bug, a test's
+    injected exception) is re-raised as it is.
+    """
     hook = hook if hook is not None else step_hook
     txn = _Transaction(root)
     try:
-        staged = txn.stage(steps)
-        for index, step in enumerate(steps):
-            if hook is not None:
-                hook(index, step)
-            if step.kind == "write":
-                txn.write(step, staged[index])
-            elif step.kind == "delete":
-                txn.delete(step)
-            else:
-                txn.move(step)
-    except BaseException:
+        _apply(txn, steps, hook)
+    except BaseException as exc:
         problems = txn.rollback()
         if problems:
             kept = ", ".join(str(b) for b in txn.backups)
@@ -164,6 +188,10 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
                 "writing failed and could not be fully undone: "
                 + "; ".join(problems)
                 + (f". Original contents are kept in: {kept}" if kept else "")
+            ) from None
+        if isinstance(exc, OSError):
+            raise McpgenError(
+                f"cannot write {txn.current}: {_describe(exc)}; nothing was changed"
             ) from None
         raise
     txn.cleanup()

@@ -25,6 +25,7 @@ PROJECT_REQUIREMENTS = (
     "mcp==2.3.0",
     "pydantic>=2.12,<3",
     "jsonschema>=4.23,<5",
+    "jsonschema-rs>=0.61,<1",
     "regress>=2024.11",
     "anyio>=4.5",
     "uvicorn>=0.30",

@@ -122,10 +122,10 @@ def test_crash_between_writes_leaves_tree_unchanged(
 
     def crash(index: int, step: transaction.Step) -> None:
         if index == crash_at:
-            raise OSError("disk full (injected)")
+            raise OSError(28, "No space left on device (injected)")
 
     monkeypatch.setattr(transaction, "step_hook", crash)
-    with pytest.raises(OSError, match="injected"):
+    with pytest.raises(McpgenError, match=r"\(injected\); nothing was changed"):
         project()
     assert snapshot_tree(project.root) == before
     monkeypatch.setattr(transaction, "step_hook", None)

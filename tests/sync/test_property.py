@@ -3,7 +3,11 @@
 A simulated user keeps a model of the manifest, applies random edits (add, remove, rename a
 tool; add or remove a property; change a description), runs generate, and checks that every
 user-owned file is exactly what it last wrote (following moves of renamed tools), then writes
-fresh, unique handlers and checks that the generated server still imports.
+fresh, unique handlers and checks that the generated server still imports; at the end of each
+sequence the project's own tests run.
+
+`MCPGEN_PROPERTY_EXAMPLES` sets how many sequences hypothesis tries (default 6, for CI);
+e.g. `MCPGEN_PROPERTY_EXAMPLES=30 pytest tests/sync/test_property.py` for a longer search.
 """
 
 from __future__ import annotations
@@ -27,7 +31,17 @@ from mcpgen.sync import generate_project
 
 pytestmark = pytest.mark.e2e
 
-OPS = ("add", "remove", "rename", "add_prop", "add_required", "remove_prop", "describe")
+OPS = (
+    "add",
+    "remove",
+    "restore",  # a removed tool comes back under its old name: its orphaned handler is reused
+    "rename",
+    "add_prop",
+    "add_required",
+    "remove_prop",
+    "describe",
+)
+EXAMPLES = int(os.environ.get("MCPGEN_PROPERTY_EXAMPLES", "6"))
 
 
 @dataclass
@@ -63,6 +77,7 @@ class User:
         self.tools: list[ToolModel] = [ToolModel("tool_0", {"a": True})]
         self.counter = 1
         self.expected: dict[str, bytes] = {}  # user-owned path → bytes the user last saw/wrote
+        self.removed: list[ToolModel] = []
         self.pending_moves: list[tuple[str, str]] = []
 
     def fresh(self, prefix: str) -> str:
@@ -85,6 +100,9 @@ class User:
             self.tools.append(ToolModel(self.fresh("tool"), {"x": False}))
         elif op == "remove" and len(self.tools) > 1:
             self.tools.remove(target)
+            self.removed.append(target)
+        elif op == "restore" and self.removed:
+            self.tools.append(self.removed.pop(pick % len(self.removed)))
         elif op == "rename":
             new = self.fresh("renamed")
             for old_path, new_path in zip(
@@ -125,20 +143,24 @@ class User:
             self.expected[path] = text.encode()
 
 
-def _server_imports(root: Path) -> None:
+def _run_python(root: Path, *args: str) -> None:
     env = {**os.environ, "PYTHONPATH": str(root / "src")}
     done = subprocess.run(
-        [sys.executable, "-c", "import prop._generated.server"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, check=False
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def _server_imports(root: Path) -> None:
+    _run_python(root, "-c", "import prop._generated.server")
+
+
+def _project_tests_pass(root: Path) -> None:
+    _run_python(root, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
 
 
 @settings(
-    max_examples=6,
+    max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -160,3 +182,4 @@ def test_user_files_survive_any_edit_sequence(
         user.write_handlers()
         _server_imports(user.root)
     assert not generate_project(user.root, console=quiet).written  # and it settles
+    _project_tests_pass(user.root)

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from mcpgen.errors import McpgenError
 from mcpgen.write import transaction
 from mcpgen.write.transaction import Step, commit
 
 from .helpers import snapshot_tree, write_tree
 
 
-class Boom(Exception):
-    pass
-
-
 def _steps() -> list[Step]:
+    """One of each kind, in the order apply.py emits them (moves first, the state file last)."""
     return [
         Step("move", "handlers/new.py", source="handlers/old.py"),
+        Step("move", "tests/moved/test_new.py", source="tests/test_old.py"),  # into a new dir
+        Step("write", "gen/a.py.orig", content=b"A1 edited"),  # --force keeps the hand edit
         Step("write", "gen/a.py", content=b"A2"),
         Step("write", "deep/new/dir/b.py", content=b"B"),
         Step("delete", "gen/gone.py"),
@@ -31,7 +32,14 @@ def _steps() -> list[Step]:
 def _setup(root: Path) -> None:
     write_tree(
         root,
-        {"handlers/old.py": "mine", "gen/a.py": "A1", "gen/gone.py": "G", "keep.txt": "k"},
+        {
+            "handlers/old.py": "mine",
+            "tests/test_old.py": "my test",
+            "gen/a.py": "A1 edited",
+            "gen/gone.py": "G",
+            "keep.txt": "k",
+            ".mcpgen/state.json": '{"old": true}',
+        },
     )
 
 
@@ -41,23 +49,62 @@ def test_commit_applies_every_step(tmp_path: Path) -> None:
     tree = snapshot_tree(tmp_path)
     assert tree["handlers/new.py"] == b"mine"
     assert "handlers/old.py" not in tree
+    assert tree["tests/moved/test_new.py"] == b"my test"
+    assert tree["gen/a.py.orig"] == b"A1 edited"
     assert tree["gen/a.py"] == b"A2"
     assert tree["deep/new/dir/b.py"] == b"B"
     assert "gen/gone.py" not in tree
     assert not [p for p in tree if "mcpgen-" in p], "no temp or backup file is left behind"
 
 
+class Boom(Exception):
+    pass
+
+
+@pytest.mark.parametrize("error", [Boom, KeyboardInterrupt], ids=["exception", "ctrl-c"])
 @pytest.mark.parametrize("crash_before", range(len(_steps())))
-def test_crash_before_any_step_leaves_tree_unchanged(tmp_path: Path, crash_before: int) -> None:
+def test_crash_before_any_step_leaves_tree_unchanged(
+    tmp_path: Path, crash_before: int, error: type[BaseException]
+) -> None:
     _setup(tmp_path)
     before = snapshot_tree(tmp_path)
 
     def hook(index: int, step: Step) -> None:
         if index == crash_before:
-            raise Boom(step.path)
+            raise error(step.path)
 
-    with pytest.raises(Boom):
+    with pytest.raises(error):
         commit(tmp_path, _steps(), hook=hook)
+    assert snapshot_tree(tmp_path) == before  # temps, backups and new folders are gone too
+
+
+# Two moves (os.rename), then one os.replace per write and delete step.
+RENAMES_AND_REPLACES = 7
+
+
+@pytest.mark.parametrize("failing_call", range(RENAMES_AND_REPLACES))
+def test_os_error_in_the_middle_is_rolled_back_and_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing_call: int
+) -> None:
+    # Root ignores permission bits, so the EACCES of a read-only folder is simulated on the
+    # Nth rename that changes a target; the rollback's own renames then succeed.
+    _setup(tmp_path)
+    before = snapshot_tree(tmp_path)
+    calls: list[str] = []
+
+    def failing(real: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
+        def rename(source: Path, target: Path) -> None:
+            calls.append(str(target))
+            if len(calls) == failing_call + 1:
+                raise PermissionError(13, "Permission denied", str(target))
+            real(source, target)
+
+        return rename
+
+    monkeypatch.setattr(transaction.os, "replace", failing(os.replace))
+    monkeypatch.setattr(transaction.os, "rename", failing(os.rename))
+    with pytest.raises(McpgenError, match=r"cannot write \S+: Permission denied; nothing was"):
+        commit(tmp_path, _steps())
     assert snapshot_tree(tmp_path) == before
 
 
@@ -82,7 +129,7 @@ def test_failure_while_staging_leaves_tree_unchanged(tmp_path: Path) -> None:
     before = snapshot_tree(tmp_path)
     (tmp_path / "blocker").write_text("a file where a directory is needed")
     steps = [Step("write", "gen/a.py", content=b"A2"), Step("write", "blocker/x.py", content=b"")]
-    with pytest.raises(OSError):
+    with pytest.raises(McpgenError, match=r"cannot write blocker/x\.py: Not a directory"):
         commit(tmp_path, steps)
     assert snapshot_tree(tmp_path) == {**before, "blocker": b"a file where a directory is needed"}
 

@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import AddObservationsInput
-from memory.handlers.add_observations import add_observations
+from memory.handlers.add_observations import add_observations as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_add_observations() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = AddObservationsInput.model_validate({})
     try:
-        outcome = add_observations(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("add_observations is not implemented yet")

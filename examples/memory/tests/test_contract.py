@@ -22,8 +22,17 @@ from memory._generated.runtime import NOT_IMPLEMENTED
 from memory._generated.server import build_server
 
 MANIFEST = Path(__file__).resolve().parents[1] / "mcpgen.yaml"
-WIRE_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations",
-             "execution", "icons", "_meta")
+WIRE_KEYS = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "execution",
+    "icons",
+    "_meta",
+)
 SPELLINGS = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 # `inline_refs: true` in the manifest: schemas go out with their local $refs inlined.
 INLINED_REFS = False
@@ -32,14 +41,14 @@ EXAMPLES: list[Any] = [
 ]
 # Arguments that break each tool's input schema (computed from the schema by mcpgen).
 INVALID_CALLS: list[Any] = [
-    pytest.param('create_entities', {}, id='create_entities-invalid'),
-    pytest.param('create_relations', {}, id='create_relations-invalid'),
-    pytest.param('add_observations', {}, id='add_observations-invalid'),
-    pytest.param('delete_entities', {}, id='delete_entities-invalid'),
-    pytest.param('delete_observations', {}, id='delete_observations-invalid'),
-    pytest.param('delete_relations', {}, id='delete_relations-invalid'),
-    pytest.param('search_nodes', {}, id='search_nodes-invalid'),
-    pytest.param('open_nodes', {}, id='open_nodes-invalid'),
+    pytest.param("create_entities", {}, id="create_entities-invalid"),
+    pytest.param("create_relations", {}, id="create_relations-invalid"),
+    pytest.param("add_observations", {}, id="add_observations-invalid"),
+    pytest.param("delete_entities", {}, id="delete_entities-invalid"),
+    pytest.param("delete_observations", {}, id="delete_observations-invalid"),
+    pytest.param("delete_relations", {}, id="delete_relations-invalid"),
+    pytest.param("search_nodes", {}, id="search_nodes-invalid"),
+    pytest.param("open_nodes", {}, id="open_nodes-invalid"),
 ]
 
 

@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import CreateEntitiesInput
-from memory.handlers.create_entities import create_entities
+from memory.handlers.create_entities import create_entities as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_create_entities() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = CreateEntitiesInput.model_validate({})
     try:
-        outcome = create_entities(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("create_entities is not implemented yet")

@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import CreateRelationsInput
-from memory.handlers.create_relations import create_relations
+from memory.handlers.create_relations import create_relations as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_create_relations() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = CreateRelationsInput.model_validate({})
     try:
-        outcome = create_relations(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("create_relations is not implemented yet")

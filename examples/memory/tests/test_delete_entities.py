@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import DeleteEntitiesInput
-from memory.handlers.delete_entities import delete_entities
+from memory.handlers.delete_entities import delete_entities as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_delete_entities() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = DeleteEntitiesInput.model_validate({})
     try:
-        outcome = delete_entities(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("delete_entities is not implemented yet")

@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import DeleteObservationsInput
-from memory.handlers.delete_observations import delete_observations
+from memory.handlers.delete_observations import delete_observations as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_delete_observations() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = DeleteObservationsInput.model_validate({})
     try:
-        outcome = delete_observations(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("delete_observations is not implemented yet")

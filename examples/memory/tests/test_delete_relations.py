@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import DeleteRelationsInput
-from memory.handlers.delete_relations import delete_relations
+from memory.handlers.delete_relations import delete_relations as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_delete_relations() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = DeleteRelationsInput.model_validate({})
     try:
-        outcome = delete_relations(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("delete_relations is not implemented yet")

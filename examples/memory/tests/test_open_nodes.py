@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import OpenNodesInput
-from memory.handlers.open_nodes import open_nodes
+from memory.handlers.open_nodes import open_nodes as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_open_nodes() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = OpenNodesInput.model_validate({})
     try:
-        outcome = open_nodes(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("open_nodes is not implemented yet")

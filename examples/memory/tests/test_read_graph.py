@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import ReadGraphInput
-from memory.handlers.read_graph import read_graph
+from memory.handlers.read_graph import read_graph as handler
 
 
 @pytest.fixture
@@ -20,7 +20,7 @@ def anyio_backend() -> str:
 async def test_read_graph() -> None:
     args = ReadGraphInput.model_validate({})
     try:
-        outcome = read_graph(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("read_graph is not implemented yet")

@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from memory._generated.models import SearchNodesInput
-from memory.handlers.search_nodes import search_nodes
+from memory.handlers.search_nodes import search_nodes as handler
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ async def test_search_nodes() -> None:
     pytest.skip("add an example to mcpgen.yaml, or write this test with real arguments")
     args = SearchNodesInput.model_validate({})
     try:
-        outcome = search_nodes(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("search_nodes is not implemented yet")

@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from notes_app._generated.models import NotebooksListInput
-from notes_app.handlers.notebooks_list import notebooks_list
+from notes_app.handlers.notebooks_list import notebooks_list as handler
 
 
 @pytest.fixture
@@ -20,7 +20,7 @@ def anyio_backend() -> str:
 async def test_notebooks_list() -> None:
     args = NotebooksListInput.model_validate({})
     try:
-        outcome = notebooks_list(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("notebooks_list is not implemented yet")

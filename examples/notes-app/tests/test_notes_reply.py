@@ -8,7 +8,7 @@ import inspect
 import pytest
 
 from notes_app._generated.models import NotesReplyInput
-from notes_app.handlers.notes_reply import notes_reply
+from notes_app.handlers.notes_reply import notes_reply as handler
 
 
 @pytest.fixture
@@ -18,9 +18,9 @@ def anyio_backend() -> str:
 
 @pytest.mark.anyio
 async def test_notes_reply() -> None:
-    args = NotesReplyInput.model_validate({'comment_id': 'c-1', 'text': 'Agreed!'})
+    args = NotesReplyInput.model_validate({"comment_id": "c-1", "text": "Agreed!"})
     try:
-        outcome = notes_reply(args)
+        outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("notes_reply is not implemented yet")

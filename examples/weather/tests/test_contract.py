@@ -22,22 +22,31 @@ from weather._generated.runtime import NOT_IMPLEMENTED
 from weather._generated.server import build_server
 
 MANIFEST = Path(__file__).resolve().parents[1] / "mcpgen.yaml"
-WIRE_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations",
-             "execution", "icons", "_meta")
+WIRE_KEYS = (
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "execution",
+    "icons",
+    "_meta",
+)
 SPELLINGS = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 # `inline_refs: true` in the manifest: schemas go out with their local $refs inlined.
 INLINED_REFS = False
 
 EXAMPLES: list[Any] = [
-    pytest.param('get_forecast', {'city': 'Paris'}, id='get_forecast-example-0'),
-    pytest.param('get_forecast', {'city': 'Denver', 'days': 5, 'units': 'imperial'}, id='get_forecast-example-1'),
-    pytest.param('get_alerts', {'state': 'CA'}, id='get_alerts-example-0'),
-    pytest.param('get_alerts', {'state': 'TX', 'min_severity': 'severe'}, id='get_alerts-example-1'),
+    pytest.param("get_forecast", {"city": "Paris"}, id="get_forecast-example-0"),
+    pytest.param("get_forecast", {"city": "Denver", "days": 5, "units": "imperial"}, id="get_forecast-example-1"),
+    pytest.param("get_alerts", {"state": "CA"}, id="get_alerts-example-0"),
+    pytest.param("get_alerts", {"state": "TX", "min_severity": "severe"}, id="get_alerts-example-1"),
 ]
 # Arguments that break each tool's input schema (computed from the schema by mcpgen).
 INVALID_CALLS: list[Any] = [
-    pytest.param('get_forecast', {}, id='get_forecast-invalid'),
-    pytest.param('get_alerts', {}, id='get_alerts-invalid'),
+    pytest.param("get_forecast", {}, id="get_forecast-invalid"),
+    pytest.param("get_alerts", {}, id="get_alerts-invalid"),
 ]
 
 

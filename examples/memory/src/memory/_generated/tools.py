@@ -26,622 +26,623 @@ from memory._generated.models import (
     SearchNodesOutput,
 )
 from memory._generated.runtime import ToolSpec
-from memory.handlers.add_observations import add_observations
-from memory.handlers.create_entities import create_entities
-from memory.handlers.create_relations import create_relations
-from memory.handlers.delete_entities import delete_entities
-from memory.handlers.delete_observations import delete_observations
-from memory.handlers.delete_relations import delete_relations
-from memory.handlers.open_nodes import open_nodes
-from memory.handlers.read_graph import read_graph
-from memory.handlers.search_nodes import search_nodes
+from memory.handlers.add_observations import add_observations as add_observations_handler
+from memory.handlers.create_entities import create_entities as create_entities_handler
+from memory.handlers.create_relations import create_relations as create_relations_handler
+from memory.handlers.delete_entities import delete_entities as delete_entities_handler
+from memory.handlers.delete_observations import delete_observations as delete_observations_handler
+from memory.handlers.delete_relations import delete_relations as delete_relations_handler
+from memory.handlers.open_nodes import open_nodes as open_nodes_handler
+from memory.handlers.read_graph import read_graph as read_graph_handler
+from memory.handlers.search_nodes import search_nodes as search_nodes_handler
 
 TOOLS: tuple[ToolSpec[Any], ...] = (
     ToolSpec(
-        {'name': 'create_entities',
-         'title': 'Create Entities',
-         'description': 'Create multiple new entities in the knowledge graph',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'entities': {'type': 'array',
-                                                     'items': {'type': 'object',
-                                                               'properties': {'name': {'type': 'string',
-                                                                                       'description': 'The '
-                                                                                                      'name '
-                                                                                                      'of '
-                                                                                                      'the '
-                                                                                                      'entity'},
-                                                                              'entityType': {'type': 'string',
-                                                                                             'description': 'The '
-                                                                                                            'type '
-                                                                                                            'of '
-                                                                                                            'the '
-                                                                                                            'entity'},
-                                                                              'observations': {'type': 'array',
-                                                                                               'items': {'type': 'string'},
-                                                                                               'description': 'An '
-                                                                                                              'array '
-                                                                                                              'of '
-                                                                                                              'observation '
-                                                                                                              'contents '
-                                                                                                              'associated '
-                                                                                                              'with '
-                                                                                                              'the '
-                                                                                                              'entity'}},
-                                                               'required': ['name',
-                                                                            'entityType',
-                                                                            'observations']}}},
-                         'required': ['entities']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'entities': {'type': 'array',
-                                                      'items': {'type': 'object',
-                                                                'properties': {'name': {'type': 'string',
-                                                                                        'description': 'The '
-                                                                                                       'name '
-                                                                                                       'of '
-                                                                                                       'the '
-                                                                                                       'entity'},
-                                                                               'entityType': {'type': 'string',
-                                                                                              'description': 'The '
-                                                                                                             'type '
-                                                                                                             'of '
-                                                                                                             'the '
-                                                                                                             'entity'},
-                                                                               'observations': {'type': 'array',
-                                                                                                'items': {'type': 'string'},
-                                                                                                'description': 'An '
-                                                                                                               'array '
-                                                                                                               'of '
-                                                                                                               'observation '
-                                                                                                               'contents '
-                                                                                                               'associated '
-                                                                                                               'with '
-                                                                                                               'the '
-                                                                                                               'entity'}},
-                                                                'required': ['name',
-                                                                             'entityType',
-                                                                             'observations'],
-                                                                'additionalProperties': False}}},
-                          'required': ['entities'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': False,
-                         'destructiveHint': False,
-                         'idempotentHint': False,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "create_entities",
+            "title": "Create Entities",
+            "description": "Create multiple new entities in the knowledge graph",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "entities": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "name": {
+                                    "type": "string",
+                                    "description": "The name of the entity",
+                                },
+                                "entityType": {
+                                    "type": "string",
+                                    "description": "The type of the entity",
+                                },
+                                "observations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "An array of observation contents associated with the entity",
+                                },
+                            },
+                            "required": ["name", "entityType", "observations"],
+                        },
+                    },
+                },
+                "required": ["entities"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "entities": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "name": {
+                                    "type": "string",
+                                    "description": "The name of the entity",
+                                },
+                                "entityType": {
+                                    "type": "string",
+                                    "description": "The type of the entity",
+                                },
+                                "observations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "An array of observation contents associated with the entity",
+                                },
+                            },
+                            "required": ["name", "entityType", "observations"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["entities"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": False,
+                "destructiveHint": False,
+                "idempotentHint": False,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=CreateEntitiesInput,
         output_model=CreateEntitiesOutput,
-        handler=create_entities,
-        handler_path='src/memory/handlers/create_entities.py',
+        handler=create_entities_handler,
+        handler_path="src/memory/handlers/create_entities.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'create_relations',
-         'title': 'Create Relations',
-         'description': 'Create multiple new relations between entities in the knowledge graph. '
-                        'Relations should be in active voice',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'relations': {'type': 'array',
-                                                      'items': {'type': 'object',
-                                                                'properties': {'from': {'type': 'string',
-                                                                                        'description': 'The '
-                                                                                                       'name '
-                                                                                                       'of '
-                                                                                                       'the '
-                                                                                                       'entity '
-                                                                                                       'where '
-                                                                                                       'the '
-                                                                                                       'relation '
-                                                                                                       'starts'},
-                                                                               'to': {'type': 'string',
-                                                                                      'description': 'The '
-                                                                                                     'name '
-                                                                                                     'of '
-                                                                                                     'the '
-                                                                                                     'entity '
-                                                                                                     'where '
-                                                                                                     'the '
-                                                                                                     'relation '
-                                                                                                     'ends'},
-                                                                               'relationType': {'type': 'string',
-                                                                                                'description': 'The '
-                                                                                                               'type '
-                                                                                                               'of '
-                                                                                                               'the '
-                                                                                                               'relation'}},
-                                                                'required': ['from',
-                                                                             'to',
-                                                                             'relationType']}}},
-                         'required': ['relations']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'relations': {'type': 'array',
-                                                       'items': {'type': 'object',
-                                                                 'properties': {'from': {'type': 'string',
-                                                                                         'description': 'The '
-                                                                                                        'name '
-                                                                                                        'of '
-                                                                                                        'the '
-                                                                                                        'entity '
-                                                                                                        'where '
-                                                                                                        'the '
-                                                                                                        'relation '
-                                                                                                        'starts'},
-                                                                                'to': {'type': 'string',
-                                                                                       'description': 'The '
-                                                                                                      'name '
-                                                                                                      'of '
-                                                                                                      'the '
-                                                                                                      'entity '
-                                                                                                      'where '
-                                                                                                      'the '
-                                                                                                      'relation '
-                                                                                                      'ends'},
-                                                                                'relationType': {'type': 'string',
-                                                                                                 'description': 'The '
-                                                                                                                'type '
-                                                                                                                'of '
-                                                                                                                'the '
-                                                                                                                'relation'}},
-                                                                 'required': ['from',
-                                                                              'to',
-                                                                              'relationType'],
-                                                                 'additionalProperties': False}}},
-                          'required': ['relations'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': False,
-                         'destructiveHint': False,
-                         'idempotentHint': False,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "create_relations",
+            "title": "Create Relations",
+            "description": "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "relations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "from": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation starts",
+                                },
+                                "to": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation ends",
+                                },
+                                "relationType": {
+                                    "type": "string",
+                                    "description": "The type of the relation",
+                                },
+                            },
+                            "required": ["from", "to", "relationType"],
+                        },
+                    },
+                },
+                "required": ["relations"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "relations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "from": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation starts",
+                                },
+                                "to": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation ends",
+                                },
+                                "relationType": {
+                                    "type": "string",
+                                    "description": "The type of the relation",
+                                },
+                            },
+                            "required": ["from", "to", "relationType"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["relations"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": False,
+                "destructiveHint": False,
+                "idempotentHint": False,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=CreateRelationsInput,
         output_model=CreateRelationsOutput,
-        handler=create_relations,
-        handler_path='src/memory/handlers/create_relations.py',
+        handler=create_relations_handler,
+        handler_path="src/memory/handlers/create_relations.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'add_observations',
-         'title': 'Add Observations',
-         'description': 'Add new observations to existing entities in the knowledge graph',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'observations': {'type': 'array',
-                                                         'items': {'type': 'object',
-                                                                   'properties': {'entityName': {'type': 'string',
-                                                                                                 'description': 'The '
-                                                                                                                'name '
-                                                                                                                'of '
-                                                                                                                'the '
-                                                                                                                'entity '
-                                                                                                                'to '
-                                                                                                                'add '
-                                                                                                                'the '
-                                                                                                                'observations '
-                                                                                                                'to'},
-                                                                                  'contents': {'type': 'array',
-                                                                                               'items': {'type': 'string'},
-                                                                                               'description': 'An '
-                                                                                                              'array '
-                                                                                                              'of '
-                                                                                                              'observation '
-                                                                                                              'contents '
-                                                                                                              'to '
-                                                                                                              'add'}},
-                                                                   'required': ['entityName',
-                                                                                'contents']}}},
-                         'required': ['observations']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'results': {'type': 'array',
-                                                     'items': {'type': 'object',
-                                                               'properties': {'entityName': {'type': 'string'},
-                                                                              'addedObservations': {'type': 'array',
-                                                                                                    'items': {'type': 'string'}}},
-                                                               'required': ['entityName',
-                                                                            'addedObservations'],
-                                                               'additionalProperties': False}}},
-                          'required': ['results'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': False,
-                         'destructiveHint': False,
-                         'idempotentHint': False,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "add_observations",
+            "title": "Add Observations",
+            "description": "Add new observations to existing entities in the knowledge graph",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "observations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "entityName": {
+                                    "type": "string",
+                                    "description": "The name of the entity to add the observations to",
+                                },
+                                "contents": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "An array of observation contents to add",
+                                },
+                            },
+                            "required": ["entityName", "contents"],
+                        },
+                    },
+                },
+                "required": ["observations"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "results": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "entityName": {"type": "string"},
+                                "addedObservations": {"type": "array", "items": {"type": "string"}},
+                            },
+                            "required": ["entityName", "addedObservations"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["results"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": False,
+                "destructiveHint": False,
+                "idempotentHint": False,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=AddObservationsInput,
         output_model=AddObservationsOutput,
-        handler=add_observations,
-        handler_path='src/memory/handlers/add_observations.py',
+        handler=add_observations_handler,
+        handler_path="src/memory/handlers/add_observations.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'delete_entities',
-         'title': 'Delete Entities',
-         'description': 'Delete multiple entities and their associated relations from the '
-                        'knowledge graph',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'entityNames': {'type': 'array',
-                                                        'items': {'type': 'string'},
-                                                        'description': 'An array of entity names '
-                                                                       'to delete'}},
-                         'required': ['entityNames']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'success': {'type': 'boolean'},
-                                         'message': {'type': 'string'}},
-                          'required': ['success', 'message'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': False,
-                         'destructiveHint': True,
-                         'idempotentHint': True,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "delete_entities",
+            "title": "Delete Entities",
+            "description": "Delete multiple entities and their associated relations from the knowledge graph",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "entityNames": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "An array of entity names to delete",
+                    },
+                },
+                "required": ["entityNames"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"success": {"type": "boolean"}, "message": {"type": "string"}},
+                "required": ["success", "message"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": False,
+                "destructiveHint": True,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=DeleteEntitiesInput,
         output_model=DeleteEntitiesOutput,
-        handler=delete_entities,
-        handler_path='src/memory/handlers/delete_entities.py',
+        handler=delete_entities_handler,
+        handler_path="src/memory/handlers/delete_entities.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'delete_observations',
-         'title': 'Delete Observations',
-         'description': 'Delete specific observations from entities in the knowledge graph',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'deletions': {'type': 'array',
-                                                      'items': {'type': 'object',
-                                                                'properties': {'entityName': {'type': 'string',
-                                                                                              'description': 'The '
-                                                                                                             'name '
-                                                                                                             'of '
-                                                                                                             'the '
-                                                                                                             'entity '
-                                                                                                             'containing '
-                                                                                                             'the '
-                                                                                                             'observations'},
-                                                                               'observations': {'type': 'array',
-                                                                                                'items': {'type': 'string'},
-                                                                                                'description': 'An '
-                                                                                                               'array '
-                                                                                                               'of '
-                                                                                                               'observations '
-                                                                                                               'to '
-                                                                                                               'delete'}},
-                                                                'required': ['entityName',
-                                                                             'observations']}}},
-                         'required': ['deletions']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'success': {'type': 'boolean'},
-                                         'message': {'type': 'string'}},
-                          'required': ['success', 'message'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': False,
-                         'destructiveHint': True,
-                         'idempotentHint': True,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "delete_observations",
+            "title": "Delete Observations",
+            "description": "Delete specific observations from entities in the knowledge graph",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "deletions": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "entityName": {
+                                    "type": "string",
+                                    "description": "The name of the entity containing the observations",
+                                },
+                                "observations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "An array of observations to delete",
+                                },
+                            },
+                            "required": ["entityName", "observations"],
+                        },
+                    },
+                },
+                "required": ["deletions"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"success": {"type": "boolean"}, "message": {"type": "string"}},
+                "required": ["success", "message"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": False,
+                "destructiveHint": True,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=DeleteObservationsInput,
         output_model=DeleteObservationsOutput,
-        handler=delete_observations,
-        handler_path='src/memory/handlers/delete_observations.py',
+        handler=delete_observations_handler,
+        handler_path="src/memory/handlers/delete_observations.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'delete_relations',
-         'title': 'Delete Relations',
-         'description': 'Delete multiple relations from the knowledge graph',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'relations': {'type': 'array',
-                                                      'items': {'type': 'object',
-                                                                'properties': {'from': {'type': 'string',
-                                                                                        'description': 'The '
-                                                                                                       'name '
-                                                                                                       'of '
-                                                                                                       'the '
-                                                                                                       'entity '
-                                                                                                       'where '
-                                                                                                       'the '
-                                                                                                       'relation '
-                                                                                                       'starts'},
-                                                                               'to': {'type': 'string',
-                                                                                      'description': 'The '
-                                                                                                     'name '
-                                                                                                     'of '
-                                                                                                     'the '
-                                                                                                     'entity '
-                                                                                                     'where '
-                                                                                                     'the '
-                                                                                                     'relation '
-                                                                                                     'ends'},
-                                                                               'relationType': {'type': 'string',
-                                                                                                'description': 'The '
-                                                                                                               'type '
-                                                                                                               'of '
-                                                                                                               'the '
-                                                                                                               'relation'}},
-                                                                'required': ['from',
-                                                                             'to',
-                                                                             'relationType']},
-                                                      'description': 'An array of relations to '
-                                                                     'delete'}},
-                         'required': ['relations']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'success': {'type': 'boolean'},
-                                         'message': {'type': 'string'}},
-                          'required': ['success', 'message'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': False,
-                         'destructiveHint': True,
-                         'idempotentHint': True,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "delete_relations",
+            "title": "Delete Relations",
+            "description": "Delete multiple relations from the knowledge graph",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "relations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "from": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation starts",
+                                },
+                                "to": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation ends",
+                                },
+                                "relationType": {
+                                    "type": "string",
+                                    "description": "The type of the relation",
+                                },
+                            },
+                            "required": ["from", "to", "relationType"],
+                        },
+                        "description": "An array of relations to delete",
+                    },
+                },
+                "required": ["relations"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {"success": {"type": "boolean"}, "message": {"type": "string"}},
+                "required": ["success", "message"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": False,
+                "destructiveHint": True,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=DeleteRelationsInput,
         output_model=DeleteRelationsOutput,
-        handler=delete_relations,
-        handler_path='src/memory/handlers/delete_relations.py',
+        handler=delete_relations_handler,
+        handler_path="src/memory/handlers/delete_relations.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'read_graph',
-         'title': 'Read Graph',
-         'description': 'Read the entire knowledge graph',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {}},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'entities': {'type': 'array',
-                                                      'items': {'type': 'object',
-                                                                'properties': {'name': {'type': 'string',
-                                                                                        'description': 'The '
-                                                                                                       'name '
-                                                                                                       'of '
-                                                                                                       'the '
-                                                                                                       'entity'},
-                                                                               'entityType': {'type': 'string',
-                                                                                              'description': 'The '
-                                                                                                             'type '
-                                                                                                             'of '
-                                                                                                             'the '
-                                                                                                             'entity'},
-                                                                               'observations': {'type': 'array',
-                                                                                                'items': {'type': 'string'},
-                                                                                                'description': 'An '
-                                                                                                               'array '
-                                                                                                               'of '
-                                                                                                               'observation '
-                                                                                                               'contents '
-                                                                                                               'associated '
-                                                                                                               'with '
-                                                                                                               'the '
-                                                                                                               'entity'}},
-                                                                'required': ['name',
-                                                                             'entityType',
-                                                                             'observations'],
-                                                                'additionalProperties': False}},
-                                         'relations': {'type': 'array',
-                                                       'items': {'type': 'object',
-                                                                 'properties': {'from': {'type': 'string',
-                                                                                         'description': 'The '
-                                                                                                        'name '
-                                                                                                        'of '
-                                                                                                        'the '
-                                                                                                        'entity '
-                                                                                                        'where '
-                                                                                                        'the '
-                                                                                                        'relation '
-                                                                                                        'starts'},
-                                                                                'to': {'type': 'string',
-                                                                                       'description': 'The '
-                                                                                                      'name '
-                                                                                                      'of '
-                                                                                                      'the '
-                                                                                                      'entity '
-                                                                                                      'where '
-                                                                                                      'the '
-                                                                                                      'relation '
-                                                                                                      'ends'},
-                                                                                'relationType': {'type': 'string',
-                                                                                                 'description': 'The '
-                                                                                                                'type '
-                                                                                                                'of '
-                                                                                                                'the '
-                                                                                                                'relation'}},
-                                                                 'required': ['from',
-                                                                              'to',
-                                                                              'relationType'],
-                                                                 'additionalProperties': False}}},
-                          'required': ['entities', 'relations'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': True,
-                         'destructiveHint': False,
-                         'idempotentHint': True,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "read_graph",
+            "title": "Read Graph",
+            "description": "Read the entire knowledge graph",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {},
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "entities": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "name": {
+                                    "type": "string",
+                                    "description": "The name of the entity",
+                                },
+                                "entityType": {
+                                    "type": "string",
+                                    "description": "The type of the entity",
+                                },
+                                "observations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "An array of observation contents associated with the entity",
+                                },
+                            },
+                            "required": ["name", "entityType", "observations"],
+                            "additionalProperties": False,
+                        },
+                    },
+                    "relations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "from": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation starts",
+                                },
+                                "to": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation ends",
+                                },
+                                "relationType": {
+                                    "type": "string",
+                                    "description": "The type of the relation",
+                                },
+                            },
+                            "required": ["from", "to", "relationType"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["entities", "relations"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": True,
+                "destructiveHint": False,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=ReadGraphInput,
         output_model=ReadGraphOutput,
-        handler=read_graph,
-        handler_path='src/memory/handlers/read_graph.py',
+        handler=read_graph_handler,
+        handler_path="src/memory/handlers/read_graph.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'search_nodes',
-         'title': 'Search Nodes',
-         'description': 'Search for nodes in the knowledge graph based on a query',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'query': {'type': 'string',
-                                                  'description': 'The search query to match '
-                                                                 'against entity names, types, and '
-                                                                 'observation content'}},
-                         'required': ['query']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'entities': {'type': 'array',
-                                                      'items': {'type': 'object',
-                                                                'properties': {'name': {'type': 'string',
-                                                                                        'description': 'The '
-                                                                                                       'name '
-                                                                                                       'of '
-                                                                                                       'the '
-                                                                                                       'entity'},
-                                                                               'entityType': {'type': 'string',
-                                                                                              'description': 'The '
-                                                                                                             'type '
-                                                                                                             'of '
-                                                                                                             'the '
-                                                                                                             'entity'},
-                                                                               'observations': {'type': 'array',
-                                                                                                'items': {'type': 'string'},
-                                                                                                'description': 'An '
-                                                                                                               'array '
-                                                                                                               'of '
-                                                                                                               'observation '
-                                                                                                               'contents '
-                                                                                                               'associated '
-                                                                                                               'with '
-                                                                                                               'the '
-                                                                                                               'entity'}},
-                                                                'required': ['name',
-                                                                             'entityType',
-                                                                             'observations'],
-                                                                'additionalProperties': False}},
-                                         'relations': {'type': 'array',
-                                                       'items': {'type': 'object',
-                                                                 'properties': {'from': {'type': 'string',
-                                                                                         'description': 'The '
-                                                                                                        'name '
-                                                                                                        'of '
-                                                                                                        'the '
-                                                                                                        'entity '
-                                                                                                        'where '
-                                                                                                        'the '
-                                                                                                        'relation '
-                                                                                                        'starts'},
-                                                                                'to': {'type': 'string',
-                                                                                       'description': 'The '
-                                                                                                      'name '
-                                                                                                      'of '
-                                                                                                      'the '
-                                                                                                      'entity '
-                                                                                                      'where '
-                                                                                                      'the '
-                                                                                                      'relation '
-                                                                                                      'ends'},
-                                                                                'relationType': {'type': 'string',
-                                                                                                 'description': 'The '
-                                                                                                                'type '
-                                                                                                                'of '
-                                                                                                                'the '
-                                                                                                                'relation'}},
-                                                                 'required': ['from',
-                                                                              'to',
-                                                                              'relationType'],
-                                                                 'additionalProperties': False}}},
-                          'required': ['entities', 'relations'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': True,
-                         'destructiveHint': False,
-                         'idempotentHint': True,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "search_nodes",
+            "title": "Search Nodes",
+            "description": "Search for nodes in the knowledge graph based on a query",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "query": {
+                        "type": "string",
+                        "description": "The search query to match against entity names, types, and observation content",
+                    },
+                },
+                "required": ["query"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "entities": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "name": {
+                                    "type": "string",
+                                    "description": "The name of the entity",
+                                },
+                                "entityType": {
+                                    "type": "string",
+                                    "description": "The type of the entity",
+                                },
+                                "observations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "An array of observation contents associated with the entity",
+                                },
+                            },
+                            "required": ["name", "entityType", "observations"],
+                            "additionalProperties": False,
+                        },
+                    },
+                    "relations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "from": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation starts",
+                                },
+                                "to": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation ends",
+                                },
+                                "relationType": {
+                                    "type": "string",
+                                    "description": "The type of the relation",
+                                },
+                            },
+                            "required": ["from", "to", "relationType"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["entities", "relations"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": True,
+                "destructiveHint": False,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=SearchNodesInput,
         output_model=SearchNodesOutput,
-        handler=search_nodes,
-        handler_path='src/memory/handlers/search_nodes.py',
+        handler=search_nodes_handler,
+        handler_path="src/memory/handlers/search_nodes.py",
         timeout=None,
     ),
     ToolSpec(
-        {'name': 'open_nodes',
-         'title': 'Open Nodes',
-         'description': 'Open specific nodes in the knowledge graph by their names',
-         'inputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                         'type': 'object',
-                         'properties': {'names': {'type': 'array',
-                                                  'items': {'type': 'string'},
-                                                  'description': 'An array of entity names to '
-                                                                 'retrieve'}},
-                         'required': ['names']},
-         'outputSchema': {'$schema': 'http://json-schema.org/draft-07/schema#',
-                          'type': 'object',
-                          'properties': {'entities': {'type': 'array',
-                                                      'items': {'type': 'object',
-                                                                'properties': {'name': {'type': 'string',
-                                                                                        'description': 'The '
-                                                                                                       'name '
-                                                                                                       'of '
-                                                                                                       'the '
-                                                                                                       'entity'},
-                                                                               'entityType': {'type': 'string',
-                                                                                              'description': 'The '
-                                                                                                             'type '
-                                                                                                             'of '
-                                                                                                             'the '
-                                                                                                             'entity'},
-                                                                               'observations': {'type': 'array',
-                                                                                                'items': {'type': 'string'},
-                                                                                                'description': 'An '
-                                                                                                               'array '
-                                                                                                               'of '
-                                                                                                               'observation '
-                                                                                                               'contents '
-                                                                                                               'associated '
-                                                                                                               'with '
-                                                                                                               'the '
-                                                                                                               'entity'}},
-                                                                'required': ['name',
-                                                                             'entityType',
-                                                                             'observations'],
-                                                                'additionalProperties': False}},
-                                         'relations': {'type': 'array',
-                                                       'items': {'type': 'object',
-                                                                 'properties': {'from': {'type': 'string',
-                                                                                         'description': 'The '
-                                                                                                        'name '
-                                                                                                        'of '
-                                                                                                        'the '
-                                                                                                        'entity '
-                                                                                                        'where '
-                                                                                                        'the '
-                                                                                                        'relation '
-                                                                                                        'starts'},
-                                                                                'to': {'type': 'string',
-                                                                                       'description': 'The '
-                                                                                                      'name '
-                                                                                                      'of '
-                                                                                                      'the '
-                                                                                                      'entity '
-                                                                                                      'where '
-                                                                                                      'the '
-                                                                                                      'relation '
-                                                                                                      'ends'},
-                                                                                'relationType': {'type': 'string',
-                                                                                                 'description': 'The '
-                                                                                                                'type '
-                                                                                                                'of '
-                                                                                                                'the '
-                                                                                                                'relation'}},
-                                                                 'required': ['from',
-                                                                              'to',
-                                                                              'relationType'],
-                                                                 'additionalProperties': False}}},
-                          'required': ['entities', 'relations'],
-                          'additionalProperties': False},
-         'annotations': {'readOnlyHint': True,
-                         'destructiveHint': False,
-                         'idempotentHint': True,
-                         'openWorldHint': False},
-         'execution': {'taskSupport': 'forbidden'}},
+        {
+            "name": "open_nodes",
+            "title": "Open Nodes",
+            "description": "Open specific nodes in the knowledge graph by their names",
+            "inputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "names": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "An array of entity names to retrieve",
+                    },
+                },
+                "required": ["names"],
+            },
+            "outputSchema": {
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": {
+                    "entities": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "name": {
+                                    "type": "string",
+                                    "description": "The name of the entity",
+                                },
+                                "entityType": {
+                                    "type": "string",
+                                    "description": "The type of the entity",
+                                },
+                                "observations": {
+                                    "type": "array",
+                                    "items": {"type": "string"},
+                                    "description": "An array of observation contents associated with the entity",
+                                },
+                            },
+                            "required": ["name", "entityType", "observations"],
+                            "additionalProperties": False,
+                        },
+                    },
+                    "relations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "from": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation starts",
+                                },
+                                "to": {
+                                    "type": "string",
+                                    "description": "The name of the entity where the relation ends",
+                                },
+                                "relationType": {
+                                    "type": "string",
+                                    "description": "The type of the relation",
+                                },
+                            },
+                            "required": ["from", "to", "relationType"],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["entities", "relations"],
+                "additionalProperties": False,
+            },
+            "annotations": {
+                "readOnlyHint": True,
+                "destructiveHint": False,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            },
+            "execution": {"taskSupport": "forbidden"},
+        },
         input_model=OpenNodesInput,
         output_model=OpenNodesOutput,
-        handler=open_nodes,
-        handler_path='src/memory/handlers/open_nodes.py',
+        handler=open_nodes_handler,
+        handler_path="src/memory/handlers/open_nodes.py",
         timeout=None,
     ),
 )

@@ -12,7 +12,7 @@ class GetForecastInput(BaseModel):
         extra="forbid",
         populate_by_name=True,
     )
-    city: Annotated[str, Field(description="City name", max_length=100, min_length=1)]
+    city: Annotated[str, Field(description="City name, e.g. Paris", max_length=100, min_length=1)]
     days: Annotated[int | None, Field(description="Number of days", ge=1, le=7)] = 3
     units: Literal["metric", "imperial"] | None = "metric"
 
@@ -42,5 +42,5 @@ class GetAlertsInput(BaseModel):
         extra="forbid",
         populate_by_name=True,
     )
-    state: Annotated[str, Field(description="Two-letter US state code")]
+    state: Annotated[str, Field(description="Two-letter US state code, e.g. CA")]
     min_severity: Literal["minor", "moderate", "severe", "extreme"] | None = "minor"

@@ -15,13 +15,15 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from weather._generated import SERVER_NAME, SERVER_VERSION
-from weather._generated.runtime import Dispatcher, UnreadableLinesAnswered
+from weather._generated.runtime import Dispatcher
+from weather._generated.stdio import UnreadableLinesAnswered
 from weather._generated.tools import TOOLS
 
-INSTRUCTIONS: str | None = ("Use get_forecast for a city's forecast over the next days and get_alerts for active weather "
- 'alerts in a US state. Temperatures follow the requested units.')
-# Environment variables the manifest marks as required: (name, description).
+INSTRUCTIONS: str | None = "Use get_forecast for a city's forecast over the next days and get_alerts for active weather alerts in a US state. Temperatures follow the requested units."
+# Environment variables the manifest marks as required and gives no default: (name, description).
 REQUIRED_ENV: tuple[tuple[str, str], ...] = ()
+# Defaults the manifest gives, applied when the variable is unset.
+ENV_DEFAULTS: dict[str, str] = {}
 
 dispatcher = Dispatcher(TOOLS)
 
@@ -50,8 +52,14 @@ def serve_http(host: str, port: int, path: str) -> None:
     """Serve Streamable HTTP at http://HOST:PORT/PATH (DNS-rebinding protection on loopback)."""
     import uvicorn  # noqa: PLC0415  (kept off the stdio start-up path)
 
+    path = "/" + path.lstrip("/")  # `--path mcp` means /mcp
     app = build_server().streamable_http_app(streamable_http_path=path, host=host)
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def apply_environment_defaults() -> None:
+    for name, default in ENV_DEFAULTS.items():
+        os.environ.setdefault(name, default)
 
 
 def missing_environment() -> list[str]:
@@ -64,7 +72,7 @@ def missing_environment() -> list[str]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="weather-server", description='Forecasts and weather alerts (deterministic example data, no network).')
+    parser = argparse.ArgumentParser(prog="weather-server", description="Forecasts and weather alerts (deterministic example data, no network).")
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default: %(default)s)")
     parser.add_argument("--port", type=int, default=8000, help="HTTP only (default: %(default)s)")
@@ -79,6 +87,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     # Logs go to stderr: on stdio, stdout carries the protocol.
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)
+    apply_environment_defaults()
     missing = missing_environment()
     if missing:
         sys.exit(f"{SERVER_NAME}: missing required environment variables: {', '.join(missing)}")
