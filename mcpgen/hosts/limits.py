@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from mcpgen.hosts.refs import inline_refs
 from mcpgen.manifest.model import Manifest, Tool
+from mcpgen.schema_refs import inline_refs
 
 ALL_HOSTS = "*"
 # Model APIs (Anthropic, OpenAI, Gemini) accept function names of this shape only; hosts

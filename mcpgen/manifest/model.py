@@ -113,9 +113,6 @@ class Manifest:
         """Console script that starts the server over stdio (`weather-server`)."""
         return names.script_name(self.distribution)
 
-    def tool(self, name: str) -> Tool:
-        return next(t for t in self.tools if t.name == name)
-
 
 def schema_of(raw_tool: Mapping[str, Any], key: str) -> Any:
     """A tool's schema under either spelling (`input_schema` or `inputSchema`)."""
@@ -151,7 +148,7 @@ def build_manifest(raw: Mapping[str, Any]) -> Manifest:
     distribution = names.distribution_name(name)
     return Manifest(
         name=name,
-        version=str(raw.get("version", "0.1.0")),
+        version=str(raw.get("version", "0.1.0")),  # required in files; handy in code
         description=raw.get("description", ""),
         instructions=raw.get("instructions"),
         package=raw.get("package") or names.package_name(name),

@@ -157,7 +157,7 @@ def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
 
 def _recursive_refs(tools: list[Any]) -> list[Finding]:
     """With `inline_refs`, recursive references stay as `$ref`: say which."""
-    from mcpgen.hosts.refs import inline_refs
+    from mcpgen.schema_refs import inline_refs
 
     findings = []
     for index, tool in enumerate(tools):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcpgen.hosts.refs import inline_refs
 from mcpgen.manifest.model import Manifest, Tool
+from mcpgen.schema_refs import inline_refs
 
 SCHEMA_KEYS = ("inputSchema", "outputSchema")
 

@@ -162,7 +162,7 @@ def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> C
 
 
 def _generated_by_mcpgen(directory: Path) -> bool:
-    from mcpgen.render.plan import GENERATED_HEADER_TEXT
+    from mcpgen.render.header import GENERATED_HEADER_TEXT
 
     for file in directory.glob("*.py"):
         try:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgen.hosts import host_limit_diagnostics
-from mcpgen.hosts.refs import inline_refs
 from mcpgen.manifest.model import build_manifest
+from mcpgen.schema_refs import inline_refs
 
 
 def _manifest(*tools: dict[str, Any], name: str = "weather") -> Any:
