@@ -35,8 +35,9 @@ def _rename_lines(rename: Rename) -> list[str]:
 def summary_lines(summary: ChangeSummary) -> list[str]:
     """The summary printed before anything is written; empty when no tool changed."""
     if summary.first_run:
+        count = len(summary.added)
         names = ", ".join(summary.added) or "none"
-        return [f"Generating {len(summary.added)} tools: {escape(names)}"]
+        return [f"Generating {count} tool{'' if count == 1 else 's'}: {escape(names)}"]
     lines = [f"[bold green]+ {escape(name)}[/]: tool added" for name in summary.added]
     lines += [
         f"[bold red]- {escape(name)}[/]: tool removed; the server no longer exposes it, "
