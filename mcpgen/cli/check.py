@@ -30,7 +30,7 @@ def check(
 ) -> None:
     from mcpgen.manifest import check_manifest, find_manifest
     from mcpgen.sync import prepare
-    from mcpgen.sync.changes import find_old_packages, find_orphans
+    from mcpgen.sync.changes import find_old_packages, find_orphans, orphan_kind
     from mcpgen.sync.handler_check import check_handlers
     from mcpgen.sync.report import print_stale
 
@@ -50,7 +50,7 @@ def check(
         err.print(f"All {len(prepared.manifest.tools)} handlers match the dispatcher.")
     for orphan in find_orphans(root, prepared.manifest, prepared.plan):
         err.print(
-            f"warning: orphaned handler {orphan}: no tool in the manifest uses it",
+            f"warning: orphaned {orphan_kind(orphan)} {orphan}: no tool in the manifest uses it",
             style="yellow",
             markup=False,
         )

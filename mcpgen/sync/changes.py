@@ -199,7 +199,9 @@ def is_in_old_package(path: str, manifest: Manifest) -> bool:
 def find_orphans(
     root: Path, manifest: Manifest, plan: RenderPlan, *, leaving: Iterable[str] = ()
 ) -> tuple[str, ...]:
-    """Handler files under `handlers/` (also an old package's) that no current tool owns.
+    """Handler files under `handlers/` (also an old package's) that no current tool owns,
+    and the user test of each (`tests/test_<module>.py`), which imports names that the
+    generated code no longer has.
 
     `leaving`: files a pending move takes away (so a dry run does not report them).
     Files named `_*.py` are the user's helper modules, never handlers.
@@ -222,4 +224,11 @@ def find_orphans(
             relative = f"{folder}/{file.name}"
             if not file.name.startswith("_") and relative not in skip:
                 orphans.add(relative)
+    user_tests = {f"tests/test_{PurePosixPath(path).stem}.py" for path in orphans}
+    orphans |= {t for t in user_tests if t not in skip and (root / t).is_file()}
     return tuple(sorted(orphans))
+
+
+def orphan_kind(path: str) -> str:
+    """What an orphan from `find_orphans` is, in the words the reports use."""
+    return "user test" if path.startswith("tests/") else "handler"

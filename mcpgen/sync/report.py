@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcpgen.names import class_name
-from mcpgen.sync.changes import ChangeSummary, Rename
+from mcpgen.sync.changes import ChangeSummary, Rename, orphan_kind
 from mcpgen.write.apply import Action, ApplyPlan
 
 _VERBS = {"create": "created", "update": "updated", "delete": "deleted", "move": "moved"}
@@ -24,10 +24,11 @@ def _rename_lines(rename: Rename) -> list[str]:
     for move in rename.moves:
         lines.append(f"    moves {move.source} → {move.target} (content untouched)")
     if rename.old_python_name != rename.new_python_name:
+        where = " in the moved handler and user test" if rename.moves else ""
         lines.append(
             f"    [yellow]BREAKS the handler:[/] rename its function `{rename.old_python_name}` "
             f"to `{rename.new_python_name}` and its argument type to "
-            f"`{class_name(rename.new_python_name)}Input`"
+            f"`{class_name(rename.new_python_name)}Input`{where}"
         )
     return lines
 
@@ -87,10 +88,16 @@ def print_written(console: Console, applied: ApplyPlan) -> None:
 
 def print_orphans(console: Console, orphans: Iterable[str]) -> None:
     for path in orphans:
-        console.print(
-            f"[yellow]Orphaned handler:[/] {escape(path)} belongs to no tool in the manifest "
-            "(the server no longer exposes it); delete it once you no longer need its code"
-        )
+        if orphan_kind(path) == "handler":
+            console.print(
+                f"[yellow]Orphaned handler:[/] {escape(path)} belongs to no tool in the manifest "
+                "(the server no longer exposes it); delete it once you no longer need its code"
+            )
+        else:
+            console.print(
+                f"[yellow]Orphaned user test:[/] {escape(path)} tests an orphaned handler and "
+                "imports names the generated code no longer has; delete or update it"
+            )
 
 
 def print_old_packages(console: Console, old_packages: Iterable[str], package: str) -> None:

@@ -43,11 +43,13 @@ def test_remove_tool_keeps_handler_and_reports_orphan_every_run(project: Run) ->
     project.manifest(text[: text.index("  - name: get_alerts")])
     report = project()
     assert report.summary.removed == ("get_alerts",)
-    assert report.orphans == (f"{HANDLERS}/get_alerts.py",)
+    # Its user test is reported too: it imports a model the generated code no longer has.
+    assert report.orphans == (f"{HANDLERS}/get_alerts.py", "tests/test_get_alerts.py")
     assert (project.root / HANDLERS / "get_alerts.py").read_text() == MY_HANDLER
     assert "get_alerts" not in (project.root / "src/demo/_generated/tools.py").read_text()
     project()
     assert f"Orphaned handler: {HANDLERS}/get_alerts.py" in project.printed
+    assert "Orphaned user test: tests/test_get_alerts.py" in project.printed
 
 
 def test_rename_moves_handler_and_user_test_untouched(project: Run) -> None:

@@ -128,19 +128,40 @@ class User:
             for path in self.user_paths(tool.name):
                 self.expected.setdefault(path, (self.root / path).read_bytes())
 
-    def write_handlers(self) -> None:
+    def write_user_code(self) -> None:
+        """A fresh handler and user test per tool, as a user following the summary would."""
         for tool in self.tools:
             ident = python_identifier(tool.name)
             model = f"{class_name(ident)}Input"
-            text = (
+            handler = (
                 f'"""Handler written by the user, version {self.fresh("v")}."""\n\n'
                 f"from prop._generated.models import {model}\n\n\n"
                 f"async def {ident}(args: {model}) -> str:\n"
                 f"    return {tool.name!r}\n"
             )
-            path = self.user_paths(tool.name)[0]
-            (self.root / path).write_text(text)
-            self.expected[path] = text.encode()
+            arguments = {prop: "v" for prop in tool.props}
+            test = (
+                f'"""Test written by the user, version {self.fresh("v")}."""\n\n'
+                "import asyncio\n\n"
+                f"from prop._generated.models import {model}\n"
+                f"from prop.handlers.{ident} import {ident}\n\n\n"
+                f"def test_{ident}() -> None:\n"
+                f"    assert asyncio.run({ident}({model}(**{arguments!r}))) == {tool.name!r}\n"
+            )
+            for path, text in zip(self.user_paths(tool.name), (handler, test), strict=True):
+                (self.root / path).write_text(text)
+                self.expected[path] = text.encode()
+
+    def follow_orphan_report(self, orphans: tuple[str, ...]) -> None:
+        """Removed tools' handlers must be reported; the user deletes the reported tests."""
+        for tool in self.removed:
+            handler = self.user_paths(tool.name)[0]
+            if (self.root / handler).exists():
+                assert handler in orphans, f"orphaned handler not reported: {handler}"
+        for path in orphans:
+            if path.startswith("tests/"):
+                (self.root / path).unlink()
+                self.expected.pop(path, None)
 
 
 def _run_python(root: Path, *args: str) -> None:
@@ -173,13 +194,14 @@ def test_user_files_survive_any_edit_sequence(
     user.write_manifest()
     generate_project(user.root, console=quiet)
     user.check_user_files()
-    user.write_handlers()
+    user.write_user_code()
     for op, pick in edits:
         user.edit(op, pick)
         user.write_manifest()
-        generate_project(user.root, console=quiet)
+        report = generate_project(user.root, console=quiet)
         user.check_user_files()
-        user.write_handlers()
+        user.follow_orphan_report(report.orphans)
+        user.write_user_code()
         _server_imports(user.root)
     assert not generate_project(user.root, console=quiet).written  # and it settles
     _project_tests_pass(user.root)
