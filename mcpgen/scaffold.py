@@ -7,6 +7,7 @@ replaced by a stable marker (`SOURCE_MARKER`), so the file is the same on every 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import warnings
 from dataclasses import dataclass
@@ -65,6 +66,38 @@ def render_scaffold(destination: Path, answers: ScaffoldAnswers) -> None:
             overwrite=False,
         )
     _pin_answers_source(destination / ANSWERS_FILE)
+
+
+def project_manifest(manifest_path: Path) -> Manifest:
+    """The manifest at `manifest_path`, with the package and distribution the project was
+    scaffolded with (its `.copier-answers.yml`), since pyproject.toml, the console script and
+    the handlers' imports use those.
+
+    So a new `name:` renames the server only; a `package:` written in the manifest still wins
+    (a deliberate move). Raises ManifestInvalid for a bad manifest.
+    """
+    from mcpgen.manifest import load_manifest
+
+    manifest = load_manifest(manifest_path)
+    answers = _answers(manifest_path.parent / ANSWERS_FILE)
+    package = answers.get("package")
+    distribution = answers.get("distribution")
+    if isinstance(package, str) and package and not manifest.package_pinned:
+        manifest = dataclasses.replace(manifest, package=package)
+    if isinstance(distribution, str) and distribution:
+        manifest = dataclasses.replace(manifest, distribution=distribution)
+    return manifest
+
+
+def _answers(path: Path) -> dict[str, object]:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    except (OSError, YAMLError, UnicodeDecodeError):
+        return {}  # no scaffold (or a broken one): names come from the manifest alone
+    return data if isinstance(data, dict) else {}
 
 
 def _pin_answers_source(answers_file: Path) -> None:

@@ -21,9 +21,10 @@ from mcpgen.manifest.model import Manifest
 
 
 def _load(directory: Path) -> Manifest:
-    from mcpgen.manifest import find_manifest, load_manifest
+    from mcpgen.manifest import find_manifest
+    from mcpgen.scaffold import project_manifest
 
-    return load_manifest(find_manifest(directory))
+    return project_manifest(find_manifest(directory))
 
 
 def _os(name: str | None) -> OsName:

@@ -30,13 +30,14 @@ def doctor(
     from mcpgen.hosts import HOSTS, get_host
     from mcpgen.hosts.doctor import diagnose
     from mcpgen.hosts.launch import choose_launcher, current_os
-    from mcpgen.manifest import find_manifest, load_manifest
+    from mcpgen.manifest import find_manifest
+    from mcpgen.scaffold import project_manifest
 
     if timeout <= 0:
         raise McpgenError("--timeout must be positive", exit_code=ExitCode.USAGE)
     manifest_path = find_manifest(directory)
     root = manifest_path.parent.resolve()
-    manifest = load_manifest(manifest_path)
+    manifest = project_manifest(manifest_path)
     hosts = [get_host(name) for name in host] if host else list(HOSTS)
     launch, probe, http, reports = diagnose(
         manifest, root, hosts, launcher=choose_launcher(root, launcher), os_name=current_os(),

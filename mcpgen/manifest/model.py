@@ -107,6 +107,7 @@ class Manifest:
     env: tuple[EnvVar, ...] = ()
     tools: tuple[Tool, ...] = ()
     inline_refs: bool = False  # publish schemas with local $refs inlined
+    package_pinned: bool = False  # `package:` written in the manifest, not derived from `name`
 
     @property
     def script(self) -> str:
@@ -165,4 +166,5 @@ def build_manifest(raw: Mapping[str, Any]) -> Manifest:
         ),
         tools=tuple(build_tool(t) for t in raw.get("tools", ())),
         inline_refs=bool(raw.get("inline_refs", False)),
+        package_pinned="package" in raw,
     )

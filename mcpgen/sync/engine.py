@@ -66,10 +66,11 @@ def load(root: Path, manifest_path: Path | None = None) -> tuple[Manifest, Rende
 
     Raises ManifestInvalid with every problem of a bad manifest.
     """
-    from mcpgen.manifest import find_manifest, load_manifest
+    from mcpgen.manifest import find_manifest
     from mcpgen.render.plan import render_plan
+    from mcpgen.scaffold import project_manifest
 
-    manifest = load_manifest(manifest_path or find_manifest(root))
+    manifest = project_manifest(manifest_path or find_manifest(root))
     return manifest, render_plan(manifest, root)
 
 

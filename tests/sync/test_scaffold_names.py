@@ -1,0 +1,33 @@
+"""A project keeps the package and script it was scaffolded with: a new `name:` renames the
+server only, and a `package:` in the manifest is a deliberate move."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def mcpgen(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mcpgen", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_renaming_the_server_keeps_package_and_script(tmp_path: Path) -> None:
+    root = tmp_path / "s5"
+    assert mcpgen("new", "s5", "--dir", str(root), "--no-input", "--no-git").returncode == 0
+    manifest = root / "mcpgen.yaml"
+    manifest.write_text(manifest.read_text().replace("name: s5", "name: Station Five"))
+    done = mcpgen("generate", str(root))
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (root / "src").iterdir()) == ["s5"]
+    assert 'SERVER_NAME = "Station Five"' in (root / "src/s5/_generated/__init__.py").read_text()
+    snippet = json.loads((root / "hosts/claude_desktop.json").read_text())
+    (entry,) = snippet["mcpServers"].values()
+    assert entry["command"].endswith("s5-server") or "s5-server" in entry["args"]
