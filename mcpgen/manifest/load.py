@@ -157,9 +157,23 @@ class _Builder:
                 continue
             self.source_map.keys[key_path] = _position(key_node)
             result[key] = self.build(value_node, key_path)
+            self._warn_split_flow_value(node, key_node, value_node, key_path)
         for key_node, value_node in merges:
             self._merge(result, key_node, value_node, path)
         return result
+
+    def _warn_split_flow_value(
+        self, node: MappingNode, key_node: Node, value_node: Node, path: JsonPath
+    ) -> None:
+        """`{description: City name, e.g. Paris}`: the comma ends the value, and `e.g. Paris`
+        becomes a key of its own with no value. Almost always meant as one quoted string."""
+        if not node.flow_style or not isinstance(key_node, ScalarNode):
+            return
+        empty = isinstance(value_node, ScalarNode) and value_node.value == "" and (
+            value_node.tag == "tag:yaml.org,2002:null")
+        if empty and " " in str(key_node.value) and not key_node.style:
+            self.error(key_node, path, "this looks like the rest of the previous value, cut off "
+                       "at a comma: quote that value (\"City name, e.g. Paris\")", "warning")
 
     def _merge(self, result: dict[str, Any], key_node: Node, value_node: Node,
                path: JsonPath) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import textwrap
+import unicodedata
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,11 @@ def _flat_literal(value: object) -> str:
 def docstring(text: str, indent: int = 0, width: int = 96) -> str:
     """Text safe inside a triple-quoted docstring, wrapped to `width` columns."""
     escaped = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"').strip()
+    # Control characters (a NUL breaks the module) become escapes; newlines are re-wrapped.
+    escaped = "".join(
+        f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" and c not in "\n\t" else c
+        for c in escaped
+    )
     if escaped.endswith('"'):  # would merge with the closing quotes
         escaped = escaped[:-1] + '\\"'
     lines = textwrap.wrap(escaped, width=width - indent, break_long_words=False) or [""]

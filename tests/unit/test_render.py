@@ -155,6 +155,12 @@ def test_docstring_escapes_what_would_end_or_break_it() -> None:
     assert ast.literal_eval(f'"""{text}"""') == 'a \\ b """ c "quoted"'
 
 
+def test_docstring_escapes_control_characters() -> None:
+    text = docstring("nul\x00 bell\x07 end")
+    assert "\x00" not in text
+    assert ast.literal_eval(f'"""{text}"""') == "nul\x00 bell\x07 end"
+
+
 def test_pyrepr_round_trips() -> None:
     value = {"name": "x", "nested": {"list": [1, 2.5, None, True], "text": "é \" '"}}
     assert ast.literal_eval(pyrepr(value, 8)) == value
