@@ -19,7 +19,7 @@ def test_handler_outcomes(tmp_path: Path, project_venv: ProjectVenv) -> None:
     for handler in (CASE / "handlers").glob("*.py"):
         shutil.copyfile(handler, handlers / handler.name)  # the user writes their handlers
         (root / "tests" / f"test_{handler.name}").unlink()  # ... and their own tests
-    shutil.copyfile(CASE / "test_behaviour.py", root / "tests" / "test_behaviour.py")
+    shutil.copyfile(CASE / "behaviour.py", root / "tests" / "test_behaviour.py")
     done = project_venv.pytest(root, with_src=True)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "failed" not in done.stdout
