@@ -108,6 +108,9 @@ GENERATOR_OPTIONS: dict[str, Any] = {
     "disable_timestamp": True,
     "custom_file_header": GENERATED_HEADER,
     "formatters": ["builtin"],
+    # Explicit, or the formatter takes a line length from whatever pyproject.toml is nearest
+    # to the working directory, and the same manifest would give different files.
+    "builtin_format_line_length": 100,
     "field_constraints": True,
     "use_annotated": True,
     "enum_field_as_literal": "all",

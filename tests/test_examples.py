@@ -24,7 +24,7 @@ RECIPES: dict[str, list[str]] = {
 }
 
 
-def produce(name: str, destination: Path) -> None:
+def produce(name: str, destination: Path, cwd: Path | None = None) -> None:
     args = RECIPES[name]
     positional = [args[0]] if not args[0].startswith("-") else []
     options = args[len(positional) :]
