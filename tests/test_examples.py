@@ -41,6 +41,7 @@ def produce(name: str, destination: Path, cwd: Path | None = None) -> None:
             "--no-git",
             *options,
         ],
+        cwd=cwd,
         capture_output=True,
         text=True,
         check=False,
@@ -79,7 +80,14 @@ def test_example_is_current(name: str, tmp_path: Path, update_goldens: bool) -> 
 
 
 def test_output_is_deterministic(tmp_path: Path) -> None:
-    """Two runs in different directories give byte-identical trees (hosts/ aside)."""
+    """Runs in different directories, from a working directory whose pyproject.toml sets
+    other formatter line lengths, give byte-identical trees (hosts/ aside)."""
+    hostile = tmp_path / "elsewhere"
+    hostile.mkdir()
+    (hostile / "pyproject.toml").write_text(
+        "[tool.black]\nline-length = 40\n[tool.ruff]\nline-length = 40\n"
+        "[tool.datamodel-codegen]\nbuiltin-format-line-length = 40\n"
+    )
     produce("weather", tmp_path / "a" / "weather")
-    produce("weather", tmp_path / "b" / "deeper" / "weather")
+    produce("weather", tmp_path / "b" / "deeper" / "weather", cwd=hostile)
     assert tree(tmp_path / "a" / "weather") == tree(tmp_path / "b" / "deeper" / "weather")
