@@ -8,7 +8,10 @@ pattern-keyed maps): a call that passed validation must always build its model.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import warnings
+from importlib import metadata
 from typing import Any
 
 from mcpgen.manifest.model import Manifest
@@ -106,7 +109,6 @@ def model_schemas(manifest: Manifest) -> list[dict[str, Any]]:
 
 GENERATOR_OPTIONS: dict[str, Any] = {
     "disable_timestamp": True,
-    "custom_file_header": GENERATED_HEADER,
     "formatters": ["builtin"],
     # Explicit, or the formatter takes a line length from whatever pyproject.toml is nearest
     # to the working directory, and the same manifest would give different files.
@@ -121,16 +123,38 @@ GENERATOR_OPTIONS: dict[str, Any] = {
 }
 
 
-def render_models(manifest: Manifest) -> str:
-    """Pydantic source for every tool's `<Class>Input` and `<Class>Output` model."""
+def models_header(tools: list[dict[str, Any]]) -> str:
+    """The header of models.py: mcpgen's, plus a digest of everything the models come from.
+
+    Same digest, same models: a regenerate can keep the file it wrote last time instead of
+    running the generator again (the slow part of a no-change `mcpgen generate`).
+    """
+    inputs = {
+        "tools": tools,
+        "options": GENERATOR_OPTIONS,
+        "generator": metadata.version("datamodel-code-generator"),
+    }
+    digest = hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
+    return f"{GENERATED_HEADER}\n# Model inputs: sha256:{digest}"
+
+
+def render_models(manifest: Manifest, previous: str | None = None) -> str:
+    """Pydantic source for every tool's `<Class>Input` and `<Class>Output` model.
+
+    `previous` is models.py as mcpgen last wrote it (never a hand-edited one): when its
+    inputs digest matches, it is the answer and the generator does not run.
+    """
+    tools = model_schemas(manifest)
+    header = models_header(tools)
+    if previous is not None and previous.startswith(header + "\n"):
+        return previous
+    if not tools:
+        return f"{header}\n\nfrom __future__ import annotations\n"
     # Heavy imports, paid only when generating.
     from datamodel_code_generator import generate
     from datamodel_code_generator.enums import DataModelType, InputFileType
     from datamodel_code_generator.format import PythonVersion
 
-    tools = model_schemas(manifest)
-    if not tools:
-        return f"{GENERATED_HEADER}\n\nfrom __future__ import annotations\n"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the generator's notices about future defaults
         source = generate(
@@ -138,6 +162,7 @@ def render_models(manifest: Manifest) -> str:
             input_file_type=InputFileType("mcp-tools"),
             output_model_type=DataModelType.PydanticV2BaseModel,
             target_python_version=PythonVersion.PY_311,
+            custom_file_header=header,
             **GENERATOR_OPTIONS,
         )
     assert isinstance(source, str)  # one module out, since no output path is given

@@ -83,8 +83,10 @@ def _model_names(manifest: Manifest, models_source: str) -> list[str]:
     return wanted
 
 
-def _generated_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
-    models_source = render_models(manifest)
+def _generated_files(
+    manifest: Manifest, paths: ProjectPaths, previous_models: str | None
+) -> list[PlannedFile]:
+    models_source = render_models(manifest, previous_models)
     handler_paths = {t.name: paths.handler(t) for t in manifest.tools}
     context: dict[str, Any] = {
         "manifest": manifest,
@@ -147,15 +149,20 @@ def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
     return files
 
 
-def render_plan(manifest: Manifest, root: Path) -> RenderPlan:
+def models_path(manifest: Manifest) -> str:
+    return f"{ProjectPaths(manifest).generated}/models.py"
+
+
+def render_plan(manifest: Manifest, root: Path, previous_models: str | None = None) -> RenderPlan:
     """Every file the project should have for `manifest`. Writes nothing.
 
     Only the machine-specific `hosts/` snippets depend on more than the manifest: `root`
     gives their absolute launch paths, and they look for the project's venv and `uv`.
+    `previous_models` is models.py as last generated, reused when its inputs are unchanged.
     """
     paths = ProjectPaths(manifest)
     files = (
-        _generated_files(manifest, paths)
+        _generated_files(manifest, paths, previous_models)
         + _user_files(manifest, paths)
         + render_host_files(manifest, root)
     )

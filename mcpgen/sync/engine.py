@@ -20,7 +20,7 @@ from mcpgen.sync.changes import (
 )
 from mcpgen.write import apply, transaction
 from mcpgen.write.diff import unified_diff
-from mcpgen.write.state import load_state, render_state, snapshot
+from mcpgen.write.state import State, load_state, render_state, sha256_hex, snapshot
 
 # write: the normal run; check: report staleness only; diff: compute what would change only.
 Mode = Literal["write", "check", "diff"]
@@ -61,7 +61,9 @@ class Prepared:
     state_missing: bool  # generated files exist but .mcpgen/state.json does not
 
 
-def load(root: Path, manifest_path: Path | None = None) -> tuple[Manifest, RenderPlan]:
+def load(
+    root: Path, manifest_path: Path | None = None, previous: State | None = None
+) -> tuple[Manifest, RenderPlan]:
     """The manifest (default `root/mcpgen.yaml`) and its render plan.
 
     Raises ManifestInvalid with every problem of a bad manifest.
@@ -71,13 +73,28 @@ def load(root: Path, manifest_path: Path | None = None) -> tuple[Manifest, Rende
     from mcpgen.scaffold import project_manifest
 
     manifest = project_manifest(manifest_path or find_manifest(root))
-    return manifest, render_plan(manifest, root)
+    return manifest, render_plan(manifest, root, _models_as_written(root, manifest, previous))
+
+
+def _models_as_written(root: Path, manifest: Manifest, previous: State | None) -> str | None:
+    """models.py as mcpgen last wrote it, or None if it is missing or was edited since."""
+    from mcpgen.render.plan import models_path
+
+    path = models_path(manifest)
+    recorded = previous.files.get(path) if previous is not None else None
+    try:
+        data = (root / path).read_bytes()
+    except OSError:
+        return None
+    if recorded is None or sha256_hex(data) != recorded:
+        return None
+    return data.decode("utf-8")
 
 
 def prepare(root: Path, *, force: bool = False, manifest_path: Path | None = None) -> Prepared:
     """Decide every action of a run; reads the disk, writes nothing."""
-    manifest, plan = load(root, manifest_path)
     previous = load_state(root)
+    manifest, plan = load(root, manifest_path, previous)
     summary = summarise(previous, manifest, plan)
     recorded = previous.files if previous else None
     applied = apply.plan_actions(

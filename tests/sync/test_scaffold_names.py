@@ -31,3 +31,13 @@ def test_renaming_the_server_keeps_package_and_script(tmp_path: Path) -> None:
     snippet = json.loads((root / "hosts/claude_desktop.json").read_text())
     (entry,) = snippet["mcpServers"].values()
     assert entry["command"].endswith("s5-server") or "s5-server" in entry["args"]
+
+
+def test_a_hand_edited_models_file_is_refused_not_reused(tmp_path: Path) -> None:
+    root = tmp_path / "w"
+    assert mcpgen("new", "w", "--dir", str(root), "--no-input", "--no-git").returncode == 0
+    models = root / "src/w/_generated/models.py"
+    models.write_text(models.read_text() + "\n# my change\n")  # the inputs digest still matches
+    done = mcpgen("generate", str(root))
+    assert done.returncode == 3, done.stderr
+    assert models.read_text().endswith("# my change\n")

@@ -164,3 +164,13 @@ def test_docstring_escapes_control_characters() -> None:
 def test_pyrepr_round_trips() -> None:
     value = {"name": "x", "nested": {"list": [1, 2.5, None, True], "text": "é \" '"}}
     assert ast.literal_eval(pyrepr(value, 8)) == value
+
+
+def test_models_are_reused_only_when_their_inputs_are_unchanged() -> None:
+    source = render_models(manifest())
+    header = source.split("\n", 2)[:2]
+    assert header[1].startswith("# Model inputs: sha256:")
+    kept = "\n".join(header) + "\n# the file mcpgen wrote last time\n"
+    assert render_models(manifest(), previous=kept) == kept
+    tools = [{"name": "other", "description": "d", "input_schema": {"type": "object"}}]
+    assert render_models(manifest(tools=tools), previous=kept) != kept
