@@ -72,12 +72,17 @@ def script_name(distribution: str) -> str:
     return f"{distribution}-server"
 
 
+# Names a handler function cannot take: every generated module starts with
+# `from __future__ import annotations`.
+RESERVED_IDENTIFIERS = frozenset({"annotations"})
+
+
 def python_identifier(name: str) -> str:
     """A snake_case identifier that is not a keyword and does not start with a digit."""
     ident = "_".join(words(name)) or "tool"
     if ident[0].isdigit():
         ident = f"tool_{ident}"
-    if keyword.iskeyword(ident) or keyword.issoftkeyword(ident):
+    if keyword.iskeyword(ident) or keyword.issoftkeyword(ident) or ident in RESERVED_IDENTIFIERS:
         ident = f"{ident}_"
     return ident
 

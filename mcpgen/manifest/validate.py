@@ -150,9 +150,12 @@ def _example_findings(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
 
 
 def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
-    if not keyword.iskeyword(name):
-        return []  # valid, or not an identifier: the manifest schema's pattern reports that
-    return [Finding(path, f"{what} '{name}' is a Python keyword; choose another name")]
+    if keyword.iskeyword(name):
+        return [Finding(path, f"{what} '{name}' is a Python keyword; choose another name")]
+    if name in names.RESERVED_IDENTIFIERS:
+        return [Finding(path, f"{what} '{name}' is taken by `from __future__ import {name}` "
+                        "in the generated modules; choose another name")]
+    return []  # valid, or not an identifier: the manifest schema's pattern reports that
 
 
 def _recursive_refs(tools: list[Any]) -> list[Finding]:
