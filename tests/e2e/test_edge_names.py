@@ -16,7 +16,7 @@ description: "Quotes \"\"\" and a backslash \\ in the description, and a control
 env:
   REGION: {description: Region, required: true, default: eu}
 tools:
-  - {name: inspect, description: Shadows a module the user test imports., input_schema: {type: object}}
+  - {name: inspect, description: Shadows a module it imports., input_schema: {type: object}}
   - {name: pytest, description: Shadows pytest in the user test., input_schema: {type: object}}
   - {name: class, description: A keyword., input_schema: {type: object}}
   - {name: annotations, description: Taken by the __future__ import., input_schema: {type: object}}
