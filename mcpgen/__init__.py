@@ -1,3 +1,36 @@
-"""mcpgen: a YAML manifest of MCP tools in, a complete and tested MCP server project out."""
+"""mcpgen: a YAML manifest of MCP tools in, a complete and tested MCP server project out.
+
+The command line (`mcpgen new`, `mcpgen generate`, ...) is the main interface; the same work
+is available from Python:
+
+    import mcpgen
+    manifest = mcpgen.load_manifest(Path("weather/mcpgen.yaml"))   # raises ManifestInvalid
+    report = mcpgen.generate(Path("weather"))                     # check=True writes nothing
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from mcpgen.manifest.model import Manifest
+    from mcpgen.sync.engine import GenerateReport
+
+__all__ = ["__version__", "generate", "load_manifest"]
+
+
+def load_manifest(path: Path) -> Manifest:
+    """Load and validate a manifest; raises `mcpgen.errors.ManifestInvalid` with every problem."""
+    from mcpgen.manifest import load_manifest as load
+
+    return load(path)
+
+
+def generate(root: Path, *, check: bool = False, force: bool = False) -> GenerateReport:
+    """Bring the project at `root` in line with its manifest (`check`: write nothing)."""
+    from mcpgen.sync import generate_project
+
+    return generate_project(root, force=force, mode="check" if check else "write")
