@@ -51,10 +51,6 @@ def passed_vars(env: tuple[EnvVar, ...]) -> tuple[EnvVar, ...]:
     return tuple(v for v in env if v.required and v.default is None)
 
 
-def optional_vars(env: tuple[EnvVar, ...]) -> tuple[EnvVar, ...]:
-    return tuple(v for v in env if not (v.required and v.default is None))
-
-
 def env_values(env: tuple[EnvVar, ...], syntax: EnvSyntax) -> dict[str, str]:
     """`env` block for a host: references where it has a syntax, placeholders otherwise."""
     values: dict[str, str] = {}
