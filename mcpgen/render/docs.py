@@ -146,6 +146,12 @@ def tool_doc(tool: Tool, handler_path: str) -> ToolDoc:
     )
 
 
+def inline_text(value: object) -> str:
+    """Text shown as is inside Markdown emphasis or a list item: markup characters escaped."""
+    text = " ".join(str(value).split())
+    return "".join(f"\\{c}" if c in "\\`*_[]<>|" else c for c in text)
+
+
 def table_cell(value: object) -> str:
     """Text safe inside a Markdown table cell: one line, pipes escaped."""
     text = " ".join(str(value).split())

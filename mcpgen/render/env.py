@@ -12,7 +12,7 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-from mcpgen.render.docs import table_cell
+from mcpgen.render.docs import inline_text, table_cell
 
 
 def templates_root() -> Path:
@@ -107,6 +107,7 @@ TEMPLATE_FILTERS = {
     "isort_sorted": isort_sorted,
     "pyrepr": pyrepr,
     "cell": table_cell,
+    "inline": inline_text,
     "docstring": docstring,
 }
 

@@ -174,3 +174,9 @@ def test_models_are_reused_only_when_their_inputs_are_unchanged() -> None:
     assert render_models(manifest(), previous=kept) == kept
     tools = [{"name": "other", "description": "d", "input_schema": {"type": "object"}}]
     assert render_models(manifest(tools=tools), previous=kept) != kept
+
+
+def test_titles_are_escaped_for_markdown() -> None:
+    from mcpgen.render.docs import inline_text
+
+    assert inline_text("Save *all*\n[files] a_b") == "Save \\*all\\* \\[files\\] a\\_b"
