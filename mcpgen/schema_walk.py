@@ -47,22 +47,3 @@ def map_schema(schema: Any, transform: Transform) -> Any:
             result[key] = value
     return transform(result)
 
-
-def iter_subschemas(schema: Any, path: tuple[str | int, ...] = ()) -> Any:
-    """Yield `(path, subschema)` for `schema` and every subschema below it, outermost first."""
-    if not isinstance(schema, dict):
-        return
-    yield path, schema
-    for key, value in schema.items():
-        if key in SCHEMA_MAPS and isinstance(value, dict):
-            for name, sub in value.items():
-                yield from iter_subschemas(sub, (*path, key, name))
-        elif key in SCHEMA_LISTS and isinstance(value, list):
-            for index, sub in enumerate(value):
-                yield from iter_subschemas(sub, (*path, key, index))
-        elif key in SCHEMA_SINGLES:
-            if isinstance(value, list):
-                for index, sub in enumerate(value):
-                    yield from iter_subschemas(sub, (*path, key, index))
-            else:
-                yield from iter_subschemas(value, (*path, key))
