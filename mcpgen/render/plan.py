@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -25,29 +26,21 @@ class ProjectPaths:
     def __init__(self, manifest: Manifest) -> None:
         self.package = f"src/{manifest.package}"
         self.generated = f"{self.package}/_generated"
-        self._user_tests = self._assign_user_tests(manifest.tools)
+        self._own_tests = {f"tests/test_{t.python_name}.py" for t in manifest.tools}
 
     def handler(self, tool: Tool) -> str:
         return f"{self.package}/handlers/{tool.python_name}.py"
 
     def user_test(self, tool: Tool) -> str:
-        return self._user_tests[tool.name]
-
-    @staticmethod
-    def _assign_user_tests(tools: tuple[Tool, ...]) -> dict[str, str]:
-        """`tests/test_<python_name>.py`, unless that is taken (by the contract test, or by a
-        tool whose own name claims it): then `_tool`, `_tool2`, ... in manifest order."""
-        taken = {CONTRACT_TEST} | {f"tests/test_{t.python_name}.py" for t in tools}
-        assigned: dict[str, str] = {}
-        for tool in tools:
-            path = f"tests/test_{tool.python_name}.py"
-            if path == CONTRACT_TEST or path in assigned.values():
-                suffix = 1
-                while path in taken or path in assigned.values():
-                    path = f"tests/test_{tool.python_name}_tool{suffix if suffix > 1 else ''}.py"
-                    suffix += 1
-            assigned[tool.name] = path
-        return assigned
+        """`tests/test_<python_name>.py`; a tool named `contract` would take the generated
+        contract test, so it gets the first `test_contract_tool[N].py` no tool claims."""
+        path = f"tests/test_{tool.python_name}.py"
+        if path != CONTRACT_TEST:
+            return path
+        candidates = (
+            f"tests/test_{tool.python_name}_tool{n if n > 1 else ''}.py" for n in itertools.count(1)
+        )
+        return next(c for c in candidates if c not in self._own_tests)
 
 
 def _render(template: str, **context: Any) -> str:
