@@ -225,3 +225,38 @@ def raw_tools_list(
         finally:
             process.stdin.close()
             process.terminate()
+
+
+def assert_lint_clean(root: Path, venv_: ProjectVenv, *, types: bool = True) -> None:
+    """`ruff check` and (unless `types` is false) `mypy --strict` pass on a generated project;
+    mypy resolves the project's imports in the venv it is installed or run in."""
+    ruff = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ruff.returncode == 0, ruff.stdout[-4000:] + ruff.stderr[-2000:]
+    if not types:
+        return
+    mypy = subprocess.run(
+        [sys.executable, "-m", "mypy", "--python-executable", str(venv_.python), "src", "tests"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert mypy.returncode == 0, mypy.stdout[-4000:] + mypy.stderr[-2000:]
+
+
+def manifest_wire_tools(manifest: Path) -> list[dict[str, object]]:
+    """The tools/list entries a manifest file describes, read with a plain YAML loader (not
+    mcpgen's), keys in wire spelling."""
+    from ruamel.yaml import YAML
+
+    from mcpgen.manifest.model import SCHEMA_ALIASES, WIRE_KEYS
+
+    document = YAML(typ="safe").load(manifest.read_text(encoding="utf-8"))
+    tools = [{SCHEMA_ALIASES.get(k, k): v for k, v in t.items()} for t in document["tools"]]
+    return [{k: t[k] for k in WIRE_KEYS if k in t} for t in tools]

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
-from ruamel.yaml import YAML
 
 from mcpgen.manifest.model import WIRE_KEYS
 from mcpgen.manifest.validate import MCP_ANNOTATIONS
 from tests.e2e.helpers import (
     ProjectVenv,
+    assert_lint_clean,
     corpus_manifests,
+    manifest_wire_tools,
     raw_tools_list,
     run_mcpgen,
     write_manifest_for,
@@ -32,11 +31,10 @@ MYPY_CASES = {"notes_app", "inventory", "smart_home", "notion", "atlassian", "fi
 def expected_tools(source: Path) -> list[dict[str, object]]:
     if source.suffix == ".json":
         tools = json.loads(source.read_text(encoding="utf-8"))
+        entries = [{k: t[k] for k in WIRE_KEYS if k in t} for t in tools]
     else:
-        document = YAML(typ="safe").load(source.read_text(encoding="utf-8"))
-        spelled = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
-        tools = [{spelled.get(k, k): v for k, v in t.items()} for t in document["tools"]]
-    return [published_form({k: t[k] for k in WIRE_KEYS if k in t}) for t in tools]
+        entries = manifest_wire_tools(source)
+    return [published_form(entry) for entry in entries]
 
 
 def published_form(tool: dict[str, object]) -> dict[str, object]:
@@ -74,32 +72,7 @@ def test_project_tests_pass(project: tuple[Path, Path], project_venv: ProjectVen
 
 def test_ruff_and_mypy(project: tuple[Path, Path], project_venv: ProjectVenv) -> None:
     source, root = project
-    ruff = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--no-cache", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert ruff.returncode == 0, ruff.stdout[-4000:]
-    if source.stem not in MYPY_CASES:
-        return
-    mypy = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--python-executable",
-            str(project_venv.python),
-            "src",
-            "tests",
-        ],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert mypy.returncode == 0, mypy.stdout[-4000:]
+    assert_lint_clean(root, project_venv, types=source.stem in MYPY_CASES)
 
 
 def test_wire_tools_list_is_the_source(

@@ -3,13 +3,11 @@ install, pass its own tests, ruff and mypy --strict."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.e2e.helpers import ProjectVenv, run_mcpgen
+from tests.e2e.helpers import ProjectVenv, assert_lint_clean, run_mcpgen
 
-MANIFEST = r'''
+MANIFEST = r"""
 name: "edge cases: names & texts"
 version: 2.0.0rc1
 description: "Quotes \"\"\" and a backslash \\ in the description, and a control character: \a"
@@ -34,7 +32,7 @@ tools:
       required: [from]
     examples:
       - arguments: {from: a, item-count: 2, 3d: true}
-'''
+"""
 
 
 def test_edge_names_project(tmp_path: Path, project_venv: ProjectVenv) -> None:
@@ -46,12 +44,4 @@ def test_edge_names_project(tmp_path: Path, project_venv: ProjectVenv) -> None:
     assert tests == ["test_contract.py", "test_contract_tool.py", "test_contract_tool2.py"]
     done = project_venv.pytest(root, with_src=True)
     assert done.returncode == 0, done.stdout[-4000:]
-    ruff = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "."], cwd=root,
-                          capture_output=True, text=True, check=False)
-    assert ruff.returncode == 0, ruff.stdout[-4000:]
-    mypy = subprocess.run(
-        [sys.executable, "-m", "mypy", "--python-executable", str(project_venv.python),
-         "src", "tests"],
-        cwd=root, capture_output=True, text=True, check=False,
-    )
-    assert mypy.returncode == 0, mypy.stdout[-4000:]
+    assert_lint_clean(root, project_venv)

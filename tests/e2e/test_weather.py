@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, TextContent
-from ruamel.yaml import YAML
 
-from tests.e2e.helpers import ProjectVenv, free_port, http_server, run_mcpgen
+from tests.e2e.helpers import (
+    ProjectVenv,
+    assert_lint_clean,
+    free_port,
+    http_server,
+    manifest_wire_tools,
+    run_mcpgen,
+)
 
 
 @pytest.fixture(scope="module")
@@ -25,22 +30,11 @@ def weather(tmp_path_factory: pytest.TempPathFactory, project_venv: ProjectVenv)
     return root
 
 
-def manifest_wire_tools(root: Path) -> list[dict[str, object]]:
-    document = YAML(typ="safe").load((root / "mcpgen.yaml").read_text(encoding="utf-8"))
-    spelled = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
-    keep = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
-    tools = []
-    for tool in document["tools"]:
-        renamed = {spelled.get(k, k): v for k, v in tool.items()}
-        tools.append({k: renamed[k] for k in keep if k in renamed})
-    return tools
-
-
 async def exercise(client: Client, root: Path) -> None:
     """What every transport must do: list as the manifest says, call, refuse bad input."""
     listed = (await client.list_tools()).tools
     published = [t.model_dump(mode="json", by_alias=True, exclude_unset=True) for t in listed]
-    assert published == manifest_wire_tools(root)
+    assert published == manifest_wire_tools(root / "mcpgen.yaml")
 
     forecast = await client.call_tool("get_forecast", {"city": "Paris", "days": 2})
     assert not forecast.is_error
@@ -74,30 +68,7 @@ def test_generated_tests_pass(weather: Path, project_venv: ProjectVenv) -> None:
 
 
 def test_ruff_and_mypy_strict_are_clean(weather: Path, project_venv: ProjectVenv) -> None:
-    ruff = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "."],
-        cwd=weather,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert ruff.returncode == 0, ruff.stdout + ruff.stderr
-    mypy = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--python-executable",
-            str(project_venv.python),
-            "src",
-            "tests",
-        ],
-        cwd=weather,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert mypy.returncode == 0, mypy.stdout + mypy.stderr
+    assert_lint_clean(weather, project_venv)
 
 
 @pytest.mark.anyio
