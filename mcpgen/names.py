@@ -53,8 +53,18 @@ def distribution_name(server_name: str) -> str:
 # Import names a server package must not take: the standard library's (a server named
 # `time` would shadow it) and those of what every generated project imports.
 RESERVED_PACKAGES = frozenset(sys.stdlib_module_names) | {
-    "anyio", "jsonschema", "mcp", "mcp_types", "pydantic", "pydantic_core", "pytest",
-    "regress", "ruamel", "starlette", "tests", "uvicorn",
+    "anyio",
+    "jsonschema",
+    "mcp",
+    "mcp_types",
+    "pydantic",
+    "pydantic_core",
+    "pytest",
+    "regress",
+    "ruamel",
+    "starlette",
+    "tests",
+    "uvicorn",
 }
 
 

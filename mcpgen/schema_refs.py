@@ -13,8 +13,18 @@ from urllib.parse import unquote
 
 DEF_KEYS = ("$defs", "definitions")
 # Keywords that only annotate: a `$ref` beside them can be merged into its target safely.
-ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated",
-                         "readOnly", "writeOnly", "$comment"})
+ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$comment",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -91,8 +101,11 @@ def _prune_defs(root: dict[str, Any], keep_refs: set[str]) -> dict[str, Any]:
         defs = pruned.get(key)
         if not isinstance(defs, dict):
             continue
-        kept = {name: value for name, value in defs.items()
-                if any(ref.startswith(f"#/{key}/{name}") for ref in keep_refs)}
+        kept = {
+            name: value
+            for name, value in defs.items()
+            if any(ref.startswith(f"#/{key}/{name}") for ref in keep_refs)
+        }
         if kept:
             pruned[key] = kept
         else:

@@ -46,4 +46,3 @@ def map_schema(schema: Any, transform: Transform) -> Any:
         else:
             result[key] = value
     return transform(result)
-

@@ -16,15 +16,17 @@ MARKS = {"ok": ("ok  ", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "
 
 
 def doctor(
-    directory: Annotated[Path, typer.Argument(
-        metavar="DIR", help="Project folder holding mcpgen.yaml.")] = Path("."),
-    launcher: Annotated[str | None, typer.Option(
-        help="venv (default when DIR/.venv exists), uv, uvx or pipx.")] = None,
+    directory: Annotated[
+        Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
+    ] = Path("."),
+    launcher: Annotated[
+        str | None, typer.Option(help="venv (default when DIR/.venv exists), uv, uvx or pipx.")
+    ] = None,
     url: Annotated[str, typer.Option(help="URL of the HTTP server to check.")] = DEFAULT_URL,
-    host: Annotated[list[str] | None, typer.Option(
-        help="Check only this host (repeatable).")] = None,
-    timeout: Annotated[float, typer.Option(
-        help="Seconds to wait for each handshake.")] = 20.0,
+    host: Annotated[
+        list[str] | None, typer.Option(help="Check only this host (repeatable).")
+    ] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for each handshake.")] = 20.0,
 ) -> None:
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
     from mcpgen.hosts import HOSTS, get_host
@@ -40,8 +42,15 @@ def doctor(
     manifest = project_manifest(manifest_path)
     hosts = [get_host(name) for name in host] if host else list(HOSTS)
     launch, probe, http, reports = diagnose(
-        manifest, root, hosts, launcher=choose_launcher(root, launcher), os_name=current_os(),
-        environ=dict(os.environ), url=url, timeout=timeout)
+        manifest,
+        root,
+        hosts,
+        launcher=choose_launcher(root, launcher),
+        os_name=current_os(),
+        environ=dict(os.environ),
+        url=url,
+        timeout=timeout,
+    )
     out.print(f"launch: {' '.join(launch.argv)}", markup=False)
     if probe.ok:
         out.print(f"tools: {', '.join(probe.tools) or '(none)'}", markup=False)

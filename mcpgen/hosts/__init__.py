@@ -63,5 +63,11 @@ def get_host(name: str) -> Host:
     raise McpgenError(f"unknown host {name!r}; known hosts: {known}", exit_code=ExitCode.USAGE)
 
 
-__all__ = ["HOSTS", "Host", "HostWarning", "get_host", "host_limit_diagnostics",
-           "render_host_files"]
+__all__ = [
+    "HOSTS",
+    "Host",
+    "HostWarning",
+    "get_host",
+    "host_limit_diagnostics",
+    "render_host_files",
+]

@@ -30,8 +30,15 @@ class ClaudeCode(Host):
         return {"type": "http", **super().http_entry(t)}
 
     def add_json_argv(self, t: Target, scope: str = "user") -> list[str]:
-        return ["claude", "mcp", "add-json", t.server, compact_json(self.entry(t)),
-                "--scope", scope]
+        return [
+            "claude",
+            "mcp",
+            "add-json",
+            t.server,
+            compact_json(self.entry(t)),
+            "--scope",
+            scope,
+        ]
 
     def extras(self, t: Target) -> list[Extra]:
         line = shell_line(self.add_json_argv(t), t.os)
@@ -40,9 +47,11 @@ class ClaudeCode(Host):
     def warnings(self, t: Target) -> list[str]:
         found = super().warnings(t)
         if t.transport == "http" and t.os == "windows":
-            found.append("On Windows `claude mcp add-json` may answer `Invalid input` for HTTP "
-                         "entries; then use `claude mcp add --transport http NAME URL --header "
-                         "...` (header after NAME and URL).")
+            found.append(
+                "On Windows `claude mcp add-json` may answer `Invalid input` for HTTP "
+                "entries; then use `claude mcp add --transport http NAME URL --header "
+                "...` (header after NAME and URL)."
+            )
         return found
 
     def config_path(self, where: Where) -> Path:

@@ -42,11 +42,14 @@ class ClaudeDesktop(Host):
     def warnings(self, t: Target) -> list[str]:
         found = super().warnings(t)
         if t.transport == "http":
-            found.insert(0, (
-                "Claude Desktop cannot take an HTTP server in its config file: this entry runs "
-                "the `mcp-remote` bridge through npx (Node.js needed), which connects to "
-                f"{t.url}. Start the server first (`{t.manifest.script} --transport http`)."
-            ))
+            found.insert(
+                0,
+                (
+                    "Claude Desktop cannot take an HTTP server in its config file: this entry runs "
+                    "the `mcp-remote` bridge through npx (Node.js needed), which connects to "
+                    f"{t.url}. Start the server first (`{t.manifest.script} --transport http`)."
+                ),
+            )
         return found
 
     def config_path(self, where: Where) -> Path:

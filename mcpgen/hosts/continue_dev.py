@@ -21,8 +21,10 @@ class Continue(Host):
     env_syntax = secrets.CONTINUE_SECRETS
     entries_are_list = True
     aliases = ("continue-dev", "continuedev")
-    paste_into = "`~/.continue/config.yaml` under mcpServers (or save as " \
+    paste_into = (
+        "`~/.continue/config.yaml` under mcpServers (or save as "
         "`.continue/mcpServers/<name>.yaml` for the IDE extension)"
+    )
     reload_hint = "Continue reloads its config on save; MCP tools work in agent mode only."
     source = "continuedev/continue docs/customize/deep-dives/mcp.mdx, config-yaml schemas/mcp"
 
@@ -38,8 +40,12 @@ class Continue(Host):
         return entry
 
     def document(self, t: Target, entry: JSON) -> Any:
-        return {"name": t.server, "version": t.manifest.version, "schema": "v1",
-                "mcpServers": [entry]}
+        return {
+            "name": t.server,
+            "version": t.manifest.version,
+            "schema": "v1",
+            "mcpServers": [entry],
+        }
 
     def fresh_document(self, t: Target) -> Any:
         # config.yaml needs its own header; `mcpServers` is added by the install.
@@ -48,12 +54,16 @@ class Continue(Host):
     def warnings(self, t: Target) -> list[str]:
         found = super().warnings(t)
         if (t.transport == "stdio" and secrets.passed_vars(t.manifest.env)) or t.bearer_env:
-            found.append("`${{ secrets.NAME }}` values come from `~/.continue/.env`, "
-                         "`<workspace>/.continue/.env` or `<workspace>/.env`; the IDE extension "
-                         "does not see variables exported in your shell.")
+            found.append(
+                "`${{ secrets.NAME }}` values come from `~/.continue/.env`, "
+                "`<workspace>/.continue/.env` or `<workspace>/.env`; the IDE extension "
+                "does not see variables exported in your shell."
+            )
         if t.transport == "http" and t.bearer_env:
-            found.append("Whether Continue expands secrets inside header values is unconfirmed; "
-                         "check that the server receives the token.")
+            found.append(
+                "Whether Continue expands secrets inside header values is unconfirmed; "
+                "check that the server receives the token."
+            )
         return found
 
     def config_path(self, where: Where) -> Path:

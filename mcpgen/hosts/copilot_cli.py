@@ -31,4 +31,6 @@ class CopilotCli(Host):
     def config_path(self, where: Where) -> Path:
         home = where.env.get("COPILOT_HOME")
         return (Path(home) if home else paths.user_home(where) / ".copilot") / "mcp-config.json"
+
+
 HOST = CopilotCli()

@@ -35,8 +35,7 @@ class Cursor(Host):
         config = base64_config(self.entry(t))
         return [
             Extra("Install link", DEEPLINK.format(name=t.server, config=config)),
-            Extra("Web install link (for a README)", WEB_LINK.format(name=t.server,
-                                                                      config=config)),
+            Extra("Web install link (for a README)", WEB_LINK.format(name=t.server, config=config)),
         ]
 
     def config_path(self, where: Where) -> Path:

@@ -120,8 +120,9 @@ def port_in_use(url: str, timeout: float = 1.0) -> bool:
 # -- checks ------------------------------------------------------------------------------------
 
 
-def program_check(host: Host, launch: Launch, os_name: OsName,
-                  which: Which = shutil.which) -> Check:
+def program_check(
+    host: Host, launch: Launch, os_name: OsName, which: Which = shutil.which
+) -> Check:
     command = launch.command
     if is_absolute(command, os_name):
         path = Path(command)
@@ -134,8 +135,11 @@ def program_check(host: Host, launch: Launch, os_name: OsName,
     if found is None:
         return Check("fail", f"`{command}` is not on PATH")
     if host.gui:
-        return Check("warn", f"`{command}` is on your shell's PATH ({found}), but {host.title} "
-                     "may not see that PATH: prefer an absolute path")
+        return Check(
+            "warn",
+            f"`{command}` is on your shell's PATH ({found}), but {host.title} "
+            "may not see that PATH: prefer an absolute path",
+        )
     return Check("ok", f"`{command}` found at {found}")
 
 
@@ -143,8 +147,13 @@ def env_checks(host: Host, manifest: Manifest, environ: Mapping[str, str]) -> li
     checks: list[Check] = []
     for var in secrets.passed_vars(manifest.env):
         if not host.env_syntax.expands:
-            checks.append(Check("warn", f"{var.name}: {host.title} takes literal values; "
-                                f"replace {secrets.placeholder(var.name)} in its config"))
+            checks.append(
+                Check(
+                    "warn",
+                    f"{var.name}: {host.title} takes literal values; "
+                    f"replace {secrets.placeholder(var.name)} in its config",
+                )
+            )
         elif host.key == "vscode" and var.secret:
             checks.append(Check("ok", f"{var.name}: VS Code prompts for it once"))
         elif host.key == "goose":
@@ -152,8 +161,13 @@ def env_checks(host: Host, manifest: Manifest, environ: Mapping[str, str]) -> li
         elif host.key == "continue":
             checks.append(Check("warn", f"{var.name}: put it in ~/.continue/.env"))
         elif var.name not in environ:
-            checks.append(Check("fail", f"missing required environment variable {var.name}: "
-                                f"{host.title} reads it from the environment"))
+            checks.append(
+                Check(
+                    "fail",
+                    f"missing required environment variable {var.name}: "
+                    f"{host.title} reads it from the environment",
+                )
+            )
         else:
             checks.append(Check("ok", f"{var.name} is set"))
     return checks
@@ -164,20 +178,29 @@ def handshake_check(probe: Probe, manifest: Manifest) -> Check:
         return Check("fail", f"stdio handshake failed: {probe.error}")
     missing = sorted({t.name for t in manifest.tools} - set(probe.tools))
     if missing:
-        return Check("warn", f"handshake ok, but tools missing from tools/list: "
-                     f"{', '.join(missing)} (run `mcpgen generate` and reinstall?)")
+        return Check(
+            "warn",
+            f"handshake ok, but tools missing from tools/list: "
+            f"{', '.join(missing)} (run `mcpgen generate` and reinstall?)",
+        )
     return Check("ok", f"stdio handshake ok, {len(probe.tools)} tools")
 
 
 def http_check(url: str, script: str, timeout: float) -> Check:
     if not port_in_use(url):
-        return Check("warn", f"nothing is listening at {url}: start the server with "
-                     f"`{script} --transport http` before using the HTTP snippets")
+        return Check(
+            "warn",
+            f"nothing is listening at {url}: start the server with "
+            f"`{script} --transport http` before using the HTTP snippets",
+        )
     probe = probe_http(url, timeout)
     if probe.ok:
         return Check("ok", f"HTTP server at {url} answers, {len(probe.tools)} tools")
-    return Check("fail", f"port in use: something at {url} is not an MCP server "
-                 f"({probe.error}); stop it or pass another --url")
+    return Check(
+        "fail",
+        f"port in use: something at {url} is not an MCP server "
+        f"({probe.error}); stop it or pass another --url",
+    )
 
 
 def diagnose(

@@ -37,8 +37,10 @@ class Editor(Protocol):
 
 
 def _unparsable(path_label: str, detail: str) -> McpgenError:
-    return McpgenError(f"{path_label} is not valid ({detail}); it was left unchanged. "
-                       "Fix it by hand, or pass --config-path to use another file.")
+    return McpgenError(
+        f"{path_label} is not valid ({detail}); it was left unchanged. "
+        "Fix it by hand, or pass --config-path to use another file."
+    )
 
 
 def _plain(value: Any) -> Any:
@@ -107,8 +109,9 @@ class JsonEditor:
             text = jsonc.set_member(text, self.path, entry, jsonc=self.jsonc)
             items = self.host.side_items(self.target)
             if self.host.side_array and items:
-                text = jsonc.upsert_items(text, (self.host.side_array,), items, "id",
-                                          jsonc=self.jsonc)
+                text = jsonc.upsert_items(
+                    text, (self.host.side_array,), items, "id", jsonc=self.jsonc
+                )
         except jsonc.JsoncError as exc:
             raise _unparsable(self.label, str(exc)) from None
         return text
@@ -119,8 +122,7 @@ class JsonEditor:
         ours = {r for r in refs if r.startswith(f"{self.target.server}-")}
         text = jsonc.remove_member(text, self.path, jsonc=self.jsonc)
         if self.host.side_array and ours:
-            text = jsonc.remove_items(text, (self.host.side_array,), "id", ours,
-                                      jsonc=self.jsonc)
+            text = jsonc.remove_items(text, (self.host.side_array,), "id", ours, jsonc=self.jsonc)
         return text
 
     def without(self, data: Any) -> Any:
@@ -128,8 +130,11 @@ class JsonEditor:
         array = self.host.side_array
         if array and isinstance(stripped.get(array), list):
             prefix = f"{self.target.server}-"
-            kept = [i for i in stripped[array]
-                    if not (isinstance(i, dict) and str(i.get("id", "")).startswith(prefix))]
+            kept = [
+                i
+                for i in stripped[array]
+                if not (isinstance(i, dict) and str(i.get("id", "")).startswith(prefix))
+            ]
             if kept:
                 stripped[array] = kept
             else:
@@ -242,8 +247,10 @@ class YamlEditor:
         if self.host.entries_are_list:
             if not isinstance(holder, list):
                 return None
-            return next((i for i in holder
-                         if isinstance(i, dict) and i.get("name") == self.target.server), None)
+            return next(
+                (i for i in holder if isinstance(i, dict) and i.get("name") == self.target.server),
+                None,
+            )
         return holder.get(self.target.server) if isinstance(holder, dict) else None
 
     def _dump(self, data: Any, engine: Any) -> str:
@@ -260,8 +267,14 @@ class YamlEditor:
         if self.host.entries_are_list:
             if holder is None:
                 holder = data[self.key] = CommentedSeq()
-            index = next((n for n, i in enumerate(holder)
-                          if isinstance(i, dict) and i.get("name") == self.target.server), None)
+            index = next(
+                (
+                    n
+                    for n, i in enumerate(holder)
+                    if isinstance(i, dict) and i.get("name") == self.target.server
+                ),
+                None,
+            )
             if index is None:
                 holder.append(entry)
             else:
@@ -285,8 +298,9 @@ class YamlEditor:
         return self._dump(data, engine)
 
     def without(self, data: Any) -> Any:
-        return _drop_entry(data, self.host.container, self.target.server,
-                           self.host.entries_are_list)
+        return _drop_entry(
+            data, self.host.container, self.target.server, self.host.entries_are_list
+        )
 
     def fresh(self) -> str:
         document = self.host.fresh_document(self.target)

@@ -15,9 +15,24 @@ from mcpgen.hosts.secrets import EnvSyntax
 
 ENV_KEYS = EnvSyntax(None, "env_keys (names; values from Goose's secret store)", by_name=True)
 # Goose refuses these in `envs` (crates/goose/src/agents/extension.rs).
-BLOCKED_ENV = frozenset({"PATH", "PATHEXT", "LD_PRELOAD", "LD_LIBRARY_PATH", "PYTHONPATH",
-                         "NODE_OPTIONS", "TEMP", "TMP", "USERPROFILE", "HOME", "APPDATA",
-                         "DYLD_INSERT_LIBRARIES", "SYSTEMROOT", "COMSPEC"})
+BLOCKED_ENV = frozenset(
+    {
+        "PATH",
+        "PATHEXT",
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "PYTHONPATH",
+        "NODE_OPTIONS",
+        "TEMP",
+        "TMP",
+        "USERPROFILE",
+        "HOME",
+        "APPDATA",
+        "DYLD_INSERT_LIBRARIES",
+        "SYSTEMROOT",
+        "COMSPEC",
+    }
+)
 # The only programs a goose:// stdio deeplink may run (using-extensions.md).
 DEEPLINK_COMMANDS = frozenset({"jbang", "npx", "uvx", "goosed", "docker"})
 
@@ -35,12 +50,16 @@ class Goose(Host):
     source = "block/goose crates/goose/src/agents/extension.rs, docs using-extensions.md"
 
     def _common(self, t: Target) -> JSON:
-        return {"enabled": True, "name": t.server,
-                "description": t.manifest.description or ""}
+        return {"enabled": True, "name": t.server, "description": t.manifest.description or ""}
 
     def stdio_entry(self, t: Target) -> JSON:
-        entry: JSON = {**self._common(t), "type": "stdio", "cmd": t.launch.command,
-                       "args": list(t.launch.args), "envs": {}}
+        entry: JSON = {
+            **self._common(t),
+            "type": "stdio",
+            "cmd": t.launch.command,
+            "args": list(t.launch.args),
+            "envs": {},
+        }
         names = [v.name for v in secrets.passed_vars(t.manifest.env)]
         if names:
             entry["env_keys"] = names
@@ -57,17 +76,26 @@ class Goose(Host):
         return secrets.NONE  # env_keys feed the server's environment, not HTTP headers
 
     def extras(self, t: Target) -> list[Extra]:
-        common = [("id", t.server), ("name", t.server),
-                  ("description", t.manifest.description or t.server)]
+        common = [
+            ("id", t.server),
+            ("name", t.server),
+            ("description", t.manifest.description or t.server),
+        ]
         if t.transport == "http":
             query = [("url", t.url), ("type", "streamable_http"), *common]
         else:
-            program = PureWindowsPath(t.launch.command).name if t.os == "windows" \
+            program = (
+                PureWindowsPath(t.launch.command).name
+                if t.os == "windows"
                 else PurePosixPath(t.launch.command).name
+            )
             if program.removesuffix(".exe") not in DEEPLINK_COMMANDS:
                 return []  # Goose deeplinks cannot run a venv script or `uv run`
-            query = [("cmd", program.removesuffix(".exe")),
-                     *[("arg", a) for a in t.launch.args], *common]
+            query = [
+                ("cmd", program.removesuffix(".exe")),
+                *[("arg", a) for a in t.launch.args],
+                *common,
+            ]
         return [Extra("Install link", "goose://extension?" + urlencode(query, quote_via=quote))]
 
     def warnings(self, t: Target) -> list[str]:
@@ -76,8 +104,10 @@ class Goose(Host):
         if t.transport == "stdio" and blocked:
             found.append(f"Goose does not let an extension set {', '.join(blocked)}.")
         if t.transport == "stdio" and secrets.passed_vars(t.manifest.env):
-            found.append("Set the values of `env_keys` with `goose configure` (they are kept in "
-                         "Goose's secret store, not in config.yaml).")
+            found.append(
+                "Set the values of `env_keys` with `goose configure` (they are kept in "
+                "Goose's secret store, not in config.yaml)."
+            )
         return found
 
     def config_path(self, where: Where) -> Path:

@@ -54,8 +54,7 @@ class InstallResult:
 
 
 def run_cli(argv: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(argv, capture_output=True, text=True, timeout=CLI_TIMEOUT,
-                          check=False)
+    return subprocess.run(argv, capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
 
 
 # -- files ---------------------------------------------------------------------------------
@@ -75,8 +74,10 @@ def backup_path(path: Path) -> Path:
 def check_writable(path: Path) -> None:
     # The read-only flag is honoured even for root, who could write anyway: the user set it.
     if path.exists() and not path.stat().st_mode & stat.S_IWUSR:
-        raise McpgenError(f"{path} is read-only; nothing was written. Make it writable "
-                          "(chmod u+w) or pass --config-path.")
+        raise McpgenError(
+            f"{path} is read-only; nothing was written. Make it writable "
+            "(chmod u+w) or pass --config-path."
+        )
 
 
 def atomic_write(path: Path, text: str) -> None:
@@ -117,8 +118,9 @@ def _commit(path: Path, old: str | None, new: str) -> Path | None:
     return backup
 
 
-def install_file(host: Host, target: Target, path: Path, *, yes: bool,
-                 confirm: Confirm) -> InstallResult:
+def install_file(
+    host: Host, target: Target, path: Path, *, yes: bool, confirm: Confirm
+) -> InstallResult:
     """Add or replace this server's entry in `path`."""
     old = read_text(path)
     editor = editor_for(host, target, str(path))
@@ -129,16 +131,21 @@ def install_file(host: Host, target: Target, path: Path, *, yes: bool,
     if current == entry and editor.side_ok(data):
         return InstallResult("unchanged", path)
     check_writable(path)
-    if current is not None and not yes and not confirm(
-        f"{path} already has a `{target.server}` entry that differs. Replace it?"
+    if (
+        current is not None
+        and not yes
+        and not confirm(f"{path} already has a `{target.server}` entry that differs. Replace it?")
     ):
-        raise McpgenError(f"`{target.server}` in {path} was left as it was (use --yes to "
-                          "replace it).")
+        raise McpgenError(
+            f"`{target.server}` in {path} was left as it was (use --yes to replace it)."
+        )
     new = editor.put(base, entry)
     after = editor.load(new)
     if editor.get(after) != entry or editor.without(after) != editor.without(data):
-        raise McpgenError(f"internal error: editing {path} would have changed more than the "
-                          f"`{target.server}` entry; nothing was written. Please report this.")
+        raise McpgenError(
+            f"internal error: editing {path} would have changed more than the "
+            f"`{target.server}` entry; nothing was written. Please report this."
+        )
     backup = _commit(path, old, new)
     return InstallResult("replaced" if current is not None else "added", path, backup)
 
@@ -156,8 +163,10 @@ def uninstall_file(host: Host, target: Target, path: Path) -> InstallResult:
     new = editor.delete(old)
     after = editor.load(new)
     if editor.get(after) is not None or editor.without(after) != editor.without(data):
-        raise McpgenError(f"internal error: removing `{target.server}` from {path} would have "
-                          "changed more than that entry; nothing was written. Please report this.")
+        raise McpgenError(
+            f"internal error: removing `{target.server}` from {path} would have "
+            "changed more than that entry; nothing was written. Please report this."
+        )
     return InstallResult("removed", path, _commit(path, old, new))
 
 
@@ -184,8 +193,16 @@ def _run_claude(runner: Runner, argv: list[str]) -> None:
         raise McpgenError(f"`{' '.join(argv[:3])}` failed (exit {result.returncode}): {detail}")
 
 
-def install_claude_cli(host: ClaudeCode, target: Target, where: Where, *, yes: bool,
-                       confirm: Confirm, runner: Runner, uninstall: bool) -> InstallResult:
+def install_claude_cli(
+    host: ClaudeCode,
+    target: Target,
+    where: Where,
+    *,
+    yes: bool,
+    confirm: Confirm,
+    runner: Runner,
+    uninstall: bool,
+) -> InstallResult:
     """User scope through `claude mcp add-json`: `~/.claude.json` must not be edited directly."""
     current = _claude_user_entry(where, target.server)
     remove = ["claude", "mcp", "remove", target.server, "--scope", "user"]
@@ -198,10 +215,12 @@ def install_claude_cli(host: ClaudeCode, target: Target, where: Where, *, yes: b
     if current == entry:
         return InstallResult("unchanged", None, via="claude")
     if current is not None:
-        if not yes and not confirm(f"Claude Code already has a `{target.server}` server. "
-                                   "Replace it?"):
-            raise McpgenError(f"`{target.server}` in Claude Code was left as it was (use --yes "
-                              "to replace it).")
+        if not yes and not confirm(
+            f"Claude Code already has a `{target.server}` server. Replace it?"
+        ):
+            raise McpgenError(
+                f"`{target.server}` in Claude Code was left as it was (use --yes to replace it)."
+            )
         _run_claude(runner, remove)
     _run_claude(runner, host.add_json_argv(target))
     return InstallResult("replaced" if current is not None else "added", None, via="claude")
@@ -223,16 +242,23 @@ def install(
     runner: Runner = run_cli,
 ) -> InstallResult:
     """Install (or uninstall) the target's entry for `host`, by file or by the host's CLI."""
-    use_cli = (isinstance(host, ClaudeCode) and config_path is None
-               and where.scope == "user" and which("claude") is not None)
+    use_cli = (
+        isinstance(host, ClaudeCode)
+        and config_path is None
+        and where.scope == "user"
+        and which("claude") is not None
+    )
     if use_cli:
         assert isinstance(host, ClaudeCode)
-        return install_claude_cli(host, target, where, yes=yes, confirm=confirm,
-                                  runner=runner, uninstall=uninstall)
+        return install_claude_cli(
+            host, target, where, yes=yes, confirm=confirm, runner=runner, uninstall=uninstall
+        )
     path = config_path or host.config_path(where)
     if path is None:
-        raise McpgenError(f"{host.title} has no config file mcpgen can edit; paste the snippet "
-                          "from `mcpgen config` instead.")
+        raise McpgenError(
+            f"{host.title} has no config file mcpgen can edit; paste the snippet "
+            "from `mcpgen config` instead."
+        )
     if path.is_dir():
         raise McpgenError(f"{path} is a directory; pass the config file itself to --config-path.")
     if uninstall:

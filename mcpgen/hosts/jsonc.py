@@ -103,7 +103,9 @@ class _Parser:
         if char == "[":
             return self.container("]", keyed=False)
         if char == '"':
-            return Node("scalar", start, self.string_end(), scalar=json.loads(text[start:self.pos]))
+            return Node(
+                "scalar", start, self.string_end(), scalar=json.loads(text[start : self.pos])
+            )
         number = _NUMBER.match(text, start)
         if number:
             self.pos = number.end()
@@ -145,7 +147,7 @@ class _Parser:
         start = self.pos
         if not self.text.startswith('"', start):
             raise self.fail("expected a quoted key")
-        key = json.loads(self.text[start:self.string_end()])
+        key = json.loads(self.text[start : self.string_end()])
         self.skip()
         if not self.text.startswith(":", self.pos):
             raise self.fail("expected ':'")
@@ -181,7 +183,7 @@ def _indent_at(text: str, pos: int) -> str:
 
 
 def _starts_line(text: str, pos: int) -> bool:
-    return text[_line_start(text, pos):pos].strip(" \t") == ""
+    return text[_line_start(text, pos) : pos].strip(" \t") == ""
 
 
 def indent_unit(text: str, root: Node) -> str:
@@ -233,8 +235,15 @@ def _insert(text: str, node: Node, render: Callable[[str], str], unit: str) -> s
         interior_start, interior_end = node.start + 1, node.end - 1
         interior = text[interior_start:interior_end]
         if interior.strip() == "":
-            return (text[:interior_start] + "\n" + inner + render(inner) + "\n" + outer
-                    + text[interior_end:])
+            return (
+                text[:interior_start]
+                + "\n"
+                + inner
+                + render(inner)
+                + "\n"
+                + outer
+                + text[interior_end:]
+            )
         # Only comments inside: keep them, add the piece after the last one.
         after = interior_start + len(interior.rstrip())
         return text[:after] + "\n" + inner + render(inner) + "\n" + outer + text[interior_end:]
@@ -244,8 +253,15 @@ def _insert(text: str, node: Node, render: Callable[[str], str], unit: str) -> s
         at = _after_line_comments(text, last.comma + 1)
         return text[:at] + "\n" + indent + render(indent) + "," + text[at:]
     at = _after_line_comments(text, last.value.end)
-    return (text[:last.value.end] + "," + text[last.value.end:at] + "\n" + indent
-            + render(indent) + text[at:])
+    return (
+        text[: last.value.end]
+        + ","
+        + text[last.value.end : at]
+        + "\n"
+        + indent
+        + render(indent)
+        + text[at:]
+    )
 
 
 def _span_to_remove(text: str, node: Node, index: int) -> tuple[int, int]:
@@ -267,7 +283,7 @@ def _remove(text: str, node: Node, index: int) -> str:
         # Keep a comment that sat after that comma on the previous piece's line.
         kept = _after_line_comments(text, start + 1)
         if kept != start + 1:
-            return text[:start] + text[start + 1:kept] + text[end:]
+            return text[:start] + text[start + 1 : kept] + text[end:]
     line_start = _line_start(text, start)
     newline = text.find("\n", end)
     line_end = len(text) if newline < 0 else newline
@@ -277,8 +293,8 @@ def _remove(text: str, node: Node, index: int) -> str:
     if len(node.pieces) == 1:
         # The container is now empty: `{}` rather than a brace on each line.
         close = node.end - (end - start) - 1
-        if result[node.start + 1:close].strip() == "":
-            result = result[:node.start + 1] + result[close:]
+        if result[node.start + 1 : close].strip() == "":
+            result = result[: node.start + 1] + result[close:]
     return result
 
 
@@ -308,13 +324,12 @@ def set_member(text: str, path: tuple[str, ...], value: Any, *, jsonc: bool) -> 
         piece = node.member(key)
         if piece is None:
             nested: Any = value
-            for outer_key in reversed(path[depth + 1:]):
+            for outer_key in reversed(path[depth + 1 :]):
                 nested = {outer_key: nested}
             return _insert(text, node, _member_renderer(key, nested, unit), unit)
         if depth == len(path) - 1:
             base = _indent_at(text, piece.start)
-            return (text[:piece.value.start] + _dump(value, unit, base)
-                    + text[piece.value.end:])
+            return text[: piece.value.start] + _dump(value, unit, base) + text[piece.value.end :]
         if piece.value.kind != "object":
             raise JsoncError(f"`{key}` is not an object", text, piece.value.start)
         node = piece.value
@@ -343,8 +358,9 @@ def _item_renderer(item: Any, unit: str) -> Callable[[str], str]:
     return lambda indent: _dump(item, unit, indent)
 
 
-def upsert_items(text: str, path: tuple[str, ...], items: list[Any], key: str, *,
-                 jsonc: bool) -> str:
+def upsert_items(
+    text: str, path: tuple[str, ...], items: list[Any], key: str, *, jsonc: bool
+) -> str:
     """In the array at `path`, replace items whose `key` matches, append the others."""
     for item in items:
         root = parse(text, jsonc=jsonc)
@@ -356,19 +372,25 @@ def upsert_items(text: str, path: tuple[str, ...], items: list[Any], key: str, *
         array = piece.value
         if array.kind != "array":
             raise JsoncError(f"`{path[0]}` is not an array", text, array.start)
-        match = next((p for p in array.pieces
-                      if isinstance(p.value.data(), dict) and p.value.data().get(key) == item[key]),
-                     None)
+        match = next(
+            (
+                p
+                for p in array.pieces
+                if isinstance(p.value.data(), dict) and p.value.data().get(key) == item[key]
+            ),
+            None,
+        )
         if match is not None:
             base = _indent_at(text, match.start)
-            text = text[:match.value.start] + _dump(item, unit, base) + text[match.value.end:]
+            text = text[: match.value.start] + _dump(item, unit, base) + text[match.value.end :]
         else:
             text = _insert(text, array, _item_renderer(item, unit), unit)
     return text
 
 
-def remove_items(text: str, path: tuple[str, ...], key: str, values: set[Any], *,
-                 jsonc: bool) -> str:
+def remove_items(
+    text: str, path: tuple[str, ...], key: str, values: set[Any], *, jsonc: bool
+) -> str:
     """Remove the items of the array at `path` whose `key` is one of `values`."""
     while True:
         root = parse(text, jsonc=jsonc)
@@ -376,9 +398,14 @@ def remove_items(text: str, path: tuple[str, ...], key: str, values: set[Any], *
         if piece is None or piece.value.kind != "array":
             return text
         array = piece.value
-        index = next((i for i, p in enumerate(array.pieces)
-                      if isinstance(p.value.data(), dict) and p.value.data().get(key) in values),
-                     None)
+        index = next(
+            (
+                i
+                for i, p in enumerate(array.pieces)
+                if isinstance(p.value.data(), dict) and p.value.data().get(key) in values
+            ),
+            None,
+        )
         if index is None:
             return text
         text = _remove(text, array, index)

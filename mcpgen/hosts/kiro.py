@@ -30,11 +30,15 @@ class Kiro(Host):
         if (t.transport == "stdio" and secrets.passed_vars(t.manifest.env)) or (
             t.transport == "http" and t.bearer_env
         ):
-            found.append("Kiro documents `${VAR}` expansion but a report says it was not "
-                         "expanded (kirodotdev/Kiro#6635): check the server gets the value.")
+            found.append(
+                "Kiro documents `${VAR}` expansion but a report says it was not "
+                "expanded (kirodotdev/Kiro#6635): check the server gets the value."
+            )
         if t.transport == "http" and t.url.startswith("http://"):
-            found.append("Kiro accepts plain HTTP for localhost only; whether 127.0.0.1 counts "
-                         "is unconfirmed (use http://localhost:8000/mcp if it refuses).")
+            found.append(
+                "Kiro accepts plain HTTP for localhost only; whether 127.0.0.1 counts "
+                "is unconfirmed (use http://localhost:8000/mcp if it refuses)."
+            )
         return found
 
     def config_path(self, where: Where) -> Path:

@@ -36,8 +36,12 @@ class HostWarning:
 
 def _uses_refs(schema: Any) -> bool:
     if isinstance(schema, dict):
-        return "$ref" in schema or "$defs" in schema or "definitions" in schema \
+        return (
+            "$ref" in schema
+            or "$defs" in schema
+            or "definitions" in schema
             or any(_uses_refs(v) for v in schema.values())
+        )
     if isinstance(schema, list):
         return any(_uses_refs(v) for v in schema)
     return False
@@ -47,18 +51,36 @@ def _tool_warnings(server: str, tool: Tool) -> list[HostWarning]:
     found: list[HostWarning] = []
     name = tool.name
     if not FUNCTION_NAME.match(name):
-        found.append(HostWarning(ALL_HOSTS, f"tool `{name}`: model APIs accept only "
-                                 "[A-Za-z0-9_-]{1,64} as a function name; hosts drop or rename "
-                                 "other names", name))
+        found.append(
+            HostWarning(
+                ALL_HOSTS,
+                f"tool `{name}`: model APIs accept only "
+                "[A-Za-z0-9_-]{1,64} as a function name; hosts drop or rename "
+                "other names",
+                name,
+            )
+        )
     prefixed = f"mcp__{server}__{name}"
     if len(prefixed) > CLAUDE_CODE_MAX:
-        found.append(HostWarning("claude-code", f"tool `{name}`: `{prefixed}` is {len(prefixed)} "
-                                 f"characters, over Claude Code's {CLAUDE_CODE_MAX}", name))
+        found.append(
+            HostWarning(
+                "claude-code",
+                f"tool `{name}`: `{prefixed}` is {len(prefixed)} "
+                f"characters, over Claude Code's {CLAUDE_CODE_MAX}",
+                name,
+            )
+        )
     combined = len(server) + len(name)
     if combined > CURSOR_MAX:
-        found.append(HostWarning("cursor", f"tool `{name}`: server and tool name together are "
-                                 f"{combined} characters, over Cursor's {CURSOR_MAX}; Cursor "
-                                 "drops the tool", name))
+        found.append(
+            HostWarning(
+                "cursor",
+                f"tool `{name}`: server and tool name together are "
+                f"{combined} characters, over Cursor's {CURSOR_MAX}; Cursor "
+                "drops the tool",
+                name,
+            )
+        )
     found += _schema_warnings(tool)
     return found
 
@@ -68,19 +90,27 @@ def _schema_warnings(tool: Tool) -> list[HostWarning]:
     schema = tool.input_schema
     unions = [k for k in UNIONS if isinstance(schema, dict) and k in schema]
     if unions:
-        message = (f"tool `{tool.name}`: input schema has top-level {'/'.join(unions)}, which "
-                   "the Anthropic API rejects; put the union inside a property")
-        found += [HostWarning(host, message, tool.name) for host in ("claude-code",
-                                                                    "claude-desktop")]
+        message = (
+            f"tool `{tool.name}`: input schema has top-level {'/'.join(unions)}, which "
+            "the Anthropic API rejects; put the union inside a property"
+        )
+        found += [
+            HostWarning(host, message, tool.name) for host in ("claude-code", "claude-desktop")
+        ]
     if _uses_refs(schema):
         inlined = inline_refs(schema)
         if inlined.recursive:
             fix = f"it is recursive ({', '.join(inlined.recursive)}), so it cannot be inlined"
         else:
             fix = "publish dereferenced schemas with `--inline-refs`"
-        found.append(HostWarning(ALL_HOSTS, f"tool `{tool.name}`: input schema uses $ref/$defs, "
-                                 f"which some hosts and model APIs do not resolve; {fix}",
-                                 tool.name))
+        found.append(
+            HostWarning(
+                ALL_HOSTS,
+                f"tool `{tool.name}`: input schema uses $ref/$defs, "
+                f"which some hosts and model APIs do not resolve; {fix}",
+                tool.name,
+            )
+        )
     return found
 
 
@@ -91,9 +121,18 @@ def host_limit_diagnostics(manifest: Manifest) -> list[HostWarning]:
     for tool in manifest.tools:
         found += _tool_warnings(server, tool)
     if server == "workspace":
-        found.append(HostWarning("claude-code", "the server name `workspace` is reserved by "
-                                 "Claude Code; rename the server"))
+        found.append(
+            HostWarning(
+                "claude-code",
+                "the server name `workspace` is reserved by Claude Code; rename the server",
+            )
+        )
     if len(manifest.tools) > WINDSURF_MAX_TOOLS:
-        found.append(HostWarning("windsurf", f"{len(manifest.tools)} tools: Windsurf uses at most "
-                                 f"{WINDSURF_MAX_TOOLS} tools across all servers"))
+        found.append(
+            HostWarning(
+                "windsurf",
+                f"{len(manifest.tools)} tools: Windsurf uses at most "
+                f"{WINDSURF_MAX_TOOLS} tools across all servers",
+            )
+        )
     return sorted(found)

@@ -24,9 +24,10 @@ class LMStudio(Host):
 
     def extras(self, t: Target) -> list[Extra]:
         config = base64_config(self.entry(t))
-        return [Extra("Install link", DEEPLINK.format(name=t.server, config=config)),
-                Extra("Web install link (for a README)",
-                      WEB_LINK.format(name=t.server, config=config))]
+        return [
+            Extra("Install link", DEEPLINK.format(name=t.server, config=config)),
+            Extra("Web install link (for a README)", WEB_LINK.format(name=t.server, config=config)),
+        ]
 
     def config_path(self, where: Where) -> Path:
         return paths.user_home(where) / ".lmstudio" / "mcp.json"

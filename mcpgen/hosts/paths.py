@@ -16,8 +16,7 @@ def _env_dir(where: Where, name: str) -> Path:
     value = where.env.get(name)
     if not value:
         raise McpgenError(
-            f"%{name}% is not set, so the host's config file cannot be found; "
-            "pass --config-path"
+            f"%{name}% is not set, so the host's config file cannot be found; pass --config-path"
         )
     return Path(value)
 
@@ -65,8 +64,11 @@ def claude_desktop_dir(where: Where) -> Path:
             packages = Path(local) / "Packages"
             # The package folder is enough: the app reads there even before it has
             # created its own config folder.
-            candidates = sorted(p for p in packages.glob("Claude_*") if p.is_dir()) \
-                if packages.is_dir() else []
+            candidates = (
+                sorted(p for p in packages.glob("Claude_*") if p.is_dir())
+                if packages.is_dir()
+                else []
+            )
             if candidates:
                 return candidates[0] / "LocalCache" / "Roaming" / "Claude"
         return appdata(where) / "Claude"

@@ -56,8 +56,16 @@ def render_snippets(
     snippets: list[Snippet] = []
     for host in hosts:
         for transport in host.transports:
-            target = make_target(manifest, root, transport, launcher=launcher, os_name=os_name,
-                                 url=url, bearer_env=bearer_env, which=which)
+            target = make_target(
+                manifest,
+                root,
+                transport,
+                launcher=launcher,
+                os_name=os_name,
+                url=url,
+                bearer_env=bearer_env,
+                which=which,
+            )
             snippets.append(host.render(target))
     return snippets
 
@@ -81,13 +89,20 @@ def render_host_files(
         import shutil
 
         which = shutil.which
-    snippets = render_snippets(manifest, project_root, HOSTS, launcher=chosen, os_name=target_os,
-                               url=url, bearer_env=bearer_env, which=which)
-    files = [
-        PlannedFile(f"{HOSTS_DIR}/{s.filename}", s.text, "local") for s in snippets
-    ]
-    readme = render_readme(manifest, snippets, HOSTS, host_limit_diagnostics(manifest),
-                           launcher=chosen, url=url)
+    snippets = render_snippets(
+        manifest,
+        project_root,
+        HOSTS,
+        launcher=chosen,
+        os_name=target_os,
+        url=url,
+        bearer_env=bearer_env,
+        which=which,
+    )
+    files = [PlannedFile(f"{HOSTS_DIR}/{s.filename}", s.text, "local") for s in snippets]
+    readme = render_readme(
+        manifest, snippets, HOSTS, host_limit_diagnostics(manifest), launcher=chosen, url=url
+    )
     files.append(PlannedFile(f"{HOSTS_DIR}/README.md", readme, "local"))
     return sorted(files, key=lambda f: f.path)
 
@@ -127,8 +142,9 @@ def render_readme(
         lines += [f"- {w.message}" for w in general]
         lines.append("")
     for host in hosts:
-        lines += _host_section(host, by_host.get(host.key, []),
-                               [w for w in limits if w.host == host.key])
+        lines += _host_section(
+            host, by_host.get(host.key, []), [w for w in limits if w.host == host.key]
+        )
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

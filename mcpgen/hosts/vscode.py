@@ -16,8 +16,9 @@ from mcpgen.hosts.base import JSON, Extra, Host, Target, Where
 from mcpgen.hosts.extras import compact_json, shell_line
 from mcpgen.hosts.secrets import EnvSyntax
 
-INPUT_SYNTAX = EnvSyntax("${input:{name}}", "${input:id} (password prompt) for secrets, "
-                         "${env:VAR} for other values")
+INPUT_SYNTAX = EnvSyntax(
+    "${input:{name}}", "${input:id} (password prompt) for secrets, ${env:VAR} for other values"
+)
 
 
 def input_id(server: str, var: str) -> str:
@@ -27,8 +28,12 @@ def input_id(server: str, var: str) -> str:
 
 def prompt(server: str, var: str, description: str) -> JSON:
     text = f"{var} for the {server} MCP server" + (f": {description}" if description else "")
-    return {"type": "promptString", "id": input_id(server, var), "description": text,
-            "password": True}
+    return {
+        "type": "promptString",
+        "id": input_id(server, var),
+        "description": text,
+        "password": True,
+    }
 
 
 class VSCode(Host):
@@ -48,8 +53,11 @@ class VSCode(Host):
     def env_block(self, t: Target) -> dict[str, str]:
         values: dict[str, str] = {}
         for var in secrets.passed_vars(t.manifest.env):
-            ref = f"${{input:{input_id(t.server, var.name)}}}" if var.secret \
+            ref = (
+                f"${{input:{input_id(t.server, var.name)}}}"
+                if var.secret
                 else f"${{env:{var.name}}}"
+            )
             values[var.name] = ref
         return values
 
@@ -71,8 +79,11 @@ class VSCode(Host):
         """The password prompts this entry refers to."""
         if t.transport == "http":
             return [prompt(t.server, t.bearer_env, "bearer token")] if t.bearer_env else []
-        return [prompt(t.server, v.name, v.description)
-                for v in secrets.passed_vars(t.manifest.env) if v.secret]
+        return [
+            prompt(t.server, v.name, v.description)
+            for v in secrets.passed_vars(t.manifest.env)
+            if v.secret
+        ]
 
     def document(self, t: Target, entry: JSON) -> Any:
         inputs = self.inputs(t)
@@ -83,16 +94,20 @@ class VSCode(Host):
         named = {"name": t.server, **self.entry(t)}
         link = "vscode:mcp/install?" + quote(compact_json(named), safe="")
         return [
-            Extra("Add to your user profile with the VS Code CLI",
-                  shell_line(["code", "--add-mcp", compact_json(named)], t.os)),
+            Extra(
+                "Add to your user profile with the VS Code CLI",
+                shell_line(["code", "--add-mcp", compact_json(named)], t.os),
+            ),
             Extra("Install link", link),
         ]
 
     def warnings(self, t: Target) -> list[str]:
         found = super().warnings(t)
         if self.inputs(t):
-            found.append("The `code --add-mcp` line and the install link carry no `inputs`: "
-                         "VS Code cannot prompt for the secret, so prefer the mcp.json file.")
+            found.append(
+                "The `code --add-mcp` line and the install link carry no `inputs`: "
+                "VS Code cannot prompt for the secret, so prefer the mcp.json file."
+            )
         return found
 
     def config_path(self, where: Where) -> Path:

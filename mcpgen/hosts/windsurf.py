@@ -34,8 +34,10 @@ class Windsurf(Host):
         if (t.transport == "stdio" and secrets.passed_vars(t.manifest.env)) or (
             t.transport == "http" and t.bearer_env
         ):
-            found.append("`${env:VAR}` is expanded by current Windsurf builds only; on an older "
-                         "build replace it with the value by hand.")
+            found.append(
+                "`${env:VAR}` is expanded by current Windsurf builds only; on an older "
+                "build replace it with the value by hand."
+            )
         return found
 
     def config_path(self, where: Where) -> Path:

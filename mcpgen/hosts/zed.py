@@ -24,8 +24,7 @@ class Zed(Host):
 
     def stdio_entry(self, t: Target) -> JSON:
         # `args` and `env` always written: older Zed releases required both keys.
-        return {"command": t.launch.command, "args": list(t.launch.args),
-                "env": self.env_block(t)}
+        return {"command": t.launch.command, "args": list(t.launch.args), "env": self.env_block(t)}
 
     def config_path(self, where: Where) -> Path:
         if where.os == "windows":

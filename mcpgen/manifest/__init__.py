@@ -36,8 +36,11 @@ def find_manifest(dir_or_file: Path) -> Path:
     path = dir_or_file / MANIFEST_FILENAME if dir_or_file.is_dir() else dir_or_file
     if not path.is_file():
         where = "this directory" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
-        detail = f"no {MANIFEST_FILENAME} in {where}" if dir_or_file.is_dir() else (
-            f"'{path}' does not exist")
+        detail = (
+            f"no {MANIFEST_FILENAME} in {where}"
+            if dir_or_file.is_dir()
+            else (f"'{path}' does not exist")
+        )
         raise McpgenError(f"{detail}; create one with `mcpgen new`, or pass its path")
     return path
 

@@ -63,7 +63,8 @@ def extra_keys(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
     properties = schema.get("properties", {})
     patterns = schema.get("patternProperties", {})
     return [
-        key for key in instance
+        key
+        for key in instance
         if key not in properties and not any(search(p, key) for p in patterns)
     ]
 

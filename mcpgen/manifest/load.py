@@ -26,8 +26,12 @@ _TAG = "tag:yaml.org,2002:"
 _STR, _MAP, _SEQ, _MERGE = f"{_TAG}str", f"{_TAG}map", f"{_TAG}seq", f"{_TAG}merge"
 _JSON_SCALARS = {f"{_TAG}{name}" for name in ("int", "float", "bool", "null")}
 _TIMESTAMP = f"{_TAG}timestamp"
-_KEY_KIND = {f"{_TAG}int": "a number", f"{_TAG}float": "a number",
-             f"{_TAG}bool": "a boolean", f"{_TAG}null": "null"}
+_KEY_KIND = {
+    f"{_TAG}int": "a number",
+    f"{_TAG}float": "a number",
+    f"{_TAG}bool": "a boolean",
+    f"{_TAG}null": "null",
+}
 # YAML 1.1 reads these as booleans (PyYAML, go-yaml v2, many CI tools); YAML 1.2 as strings.
 _YAML11_BOOL = re.compile(r"y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF")
 
@@ -132,14 +136,22 @@ class _Builder:
 
     def _sequence(self, node: SequenceNode, path: JsonPath) -> list[Any]:
         if node.tag != _SEQ:
-            self.error(node, path, f"the YAML tag {_short_tag(node.tag)} is not supported; "
-                       "a manifest holds only JSON values")
+            self.error(
+                node,
+                path,
+                f"the YAML tag {_short_tag(node.tag)} is not supported; "
+                "a manifest holds only JSON values",
+            )
         return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
 
     def _mapping(self, node: MappingNode, path: JsonPath) -> dict[str, Any]:
         if node.tag != _MAP:
-            self.error(node, path, f"the YAML tag {_short_tag(node.tag)} is not supported; "
-                       "a manifest holds only JSON values")
+            self.error(
+                node,
+                path,
+                f"the YAML tag {_short_tag(node.tag)} is not supported; "
+                "a manifest holds only JSON values",
+            )
         result: dict[str, Any] = {}
         merges: list[tuple[Node, Node]] = []
         for key_node, value_node in node.value:
@@ -152,8 +164,11 @@ class _Builder:
             key_path = (*path, key)
             if key in result:
                 first_line = self.source_map.keys[key_path][0]
-                self.error(key_node, key_path,
-                           f"duplicate key '{key}' (first defined at line {first_line})")
+                self.error(
+                    key_node,
+                    key_path,
+                    f"duplicate key '{key}' (first defined at line {first_line})",
+                )
                 continue
             self.source_map.keys[key_path] = _position(key_node)
             result[key] = self.build(value_node, key_path)
@@ -169,14 +184,23 @@ class _Builder:
         becomes a key of its own with no value. Almost always meant as one quoted string."""
         if not node.flow_style or not isinstance(key_node, ScalarNode):
             return
-        empty = isinstance(value_node, ScalarNode) and value_node.value == "" and (
-            value_node.tag == "tag:yaml.org,2002:null")
+        empty = (
+            isinstance(value_node, ScalarNode)
+            and value_node.value == ""
+            and (value_node.tag == "tag:yaml.org,2002:null")
+        )
         if empty and " " in str(key_node.value) and not key_node.style:
-            self.error(key_node, path, "this looks like the rest of the previous value, cut off "
-                       "at a comma: quote that value (\"City name, e.g. Paris\")", "warning")
+            self.error(
+                key_node,
+                path,
+                "this looks like the rest of the previous value, cut off "
+                'at a comma: quote that value ("City name, e.g. Paris")',
+                "warning",
+            )
 
-    def _merge(self, result: dict[str, Any], key_node: Node, value_node: Node,
-               path: JsonPath) -> None:
+    def _merge(
+        self, result: dict[str, Any], key_node: Node, value_node: Node, path: JsonPath
+    ) -> None:
         """`<<: *base` or `<<: [*a, *b]`: keys written in the mapping win, then earlier sources."""
         sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
         for source in sources:
@@ -199,14 +223,24 @@ class _Builder:
             self._warn_yaml11_bool(node, (*path, text))
         elif node.tag in _KEY_KIND:
             shown = text or "(empty)"
-            self.error(node, (*path, text), f"the key {shown} is read as {_KEY_KIND[node.tag]}, "
-                       f"not a string; quote it: '{text}'")
+            self.error(
+                node,
+                (*path, text),
+                f"the key {shown} is read as {_KEY_KIND[node.tag]}, "
+                f"not a string; quote it: '{text}'",
+            )
         elif node.tag == _TIMESTAMP:
-            self.error(node, (*path, text), f"the key {text} is read as a date, not a string; "
-                       f"quote it: '{text}'")
+            self.error(
+                node,
+                (*path, text),
+                f"the key {text} is read as a date, not a string; quote it: '{text}'",
+            )
         else:
-            self.error(node, (*path, text), f"the YAML tag {_short_tag(node.tag)} is not "
-                       "supported on a key")
+            self.error(
+                node,
+                (*path, text),
+                f"the YAML tag {_short_tag(node.tag)} is not supported on a key",
+            )
         return text
 
     def _scalar(self, node: ScalarNode, path: JsonPath) -> Any:
@@ -218,8 +252,12 @@ class _Builder:
             self.error(node, path, f"unquoted date; quote it: '{text}'")
             return text
         if node.tag not in _JSON_SCALARS:
-            self.error(node, path, f"the YAML tag {_short_tag(node.tag)} is not supported; "
-                       "a manifest holds only JSON values")
+            self.error(
+                node,
+                path,
+                f"the YAML tag {_short_tag(node.tag)} is not supported; "
+                "a manifest holds only JSON values",
+            )
             return text
         try:
             value = self.yaml.constructor.construct_object(node, deep=True)
@@ -236,8 +274,13 @@ class _Builder:
     def _warn_yaml11_bool(self, node: ScalarNode, path: JsonPath) -> None:
         plain = not node.style  # None from the pure parser, "" from libyaml
         if plain and _YAML11_BOOL.fullmatch(node.value):
-            self.error(node, path, f"unquoted '{node.value}' is a boolean for YAML 1.1 tools; "
-                       f"quote it: '{node.value}'", level="warning")
+            self.error(
+                node,
+                path,
+                f"unquoted '{node.value}' is a boolean for YAML 1.1 tools; "
+                f"quote it: '{node.value}'",
+                level="warning",
+            )
 
 
 def _short_tag(tag: str | None) -> str:

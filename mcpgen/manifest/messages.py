@@ -19,8 +19,13 @@ from mcpgen.manifest.ecma_regex import InvalidPattern, extra_keys
 from mcpgen.manifest.sourcemap import JsonPath
 
 _JSON_TYPE_NAMES = {
-    "string": "a string", "number": "a number", "integer": "an integer", "boolean": "a boolean",
-    "object": "a mapping", "array": "a list", "null": "null",
+    "string": "a string",
+    "number": "a number",
+    "integer": "an integer",
+    "boolean": "a boolean",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
 }
 
 
@@ -40,8 +45,14 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-_PYTHON_KINDS = ((bool, "a boolean"), (int, "an integer"), (float, "a number"),
-                 (str, "a string"), (list, "a list"), (dict, "a mapping"))
+_PYTHON_KINDS = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+    (list, "a list"),
+    (dict, "a mapping"),
+)
 
 
 def kind_of(value: Any) -> str:
@@ -108,7 +119,7 @@ def _type_sentence(expected: Any, value: Any, written: str | None) -> str:
     names = " or ".join(_JSON_TYPE_NAMES.get(str(t), str(t)) for t in wanted)
     message = f"expected {names}, got {kind_of(value)}"
     if "string" in wanted and isinstance(value, int | float):  # bool is an int too
-        message += f"; quote it: \"{written or show(value)}\""
+        message += f'; quote it: "{written or show(value)}"'
     return message
 
 

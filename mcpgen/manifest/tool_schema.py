@@ -34,12 +34,29 @@ _DIALECTS: tuple[type[Validator], ...] = (
 _NO_RETRIEVAL: Registry[Any] = Registry()
 
 # Keywords whose value is a schema, a list of schemas, or a mapping of names to schemas.
-_ONE_SCHEMA = ("additionalProperties", "additionalItems", "items", "contains", "propertyNames",
-               "if", "then", "else", "not", "unevaluatedItems", "unevaluatedProperties",
-               "contentSchema")
+_ONE_SCHEMA = (
+    "additionalProperties",
+    "additionalItems",
+    "items",
+    "contains",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "not",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+)
 _SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SCHEMA_MAP = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
-               "dependencies")
+_SCHEMA_MAP = (
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+)
 
 
 def _normalise_uri(uri: str) -> str:
@@ -101,8 +118,9 @@ def _metaschema_findings(schema: dict[str, Any], cls: type[Validator]) -> list[F
     The metaschema applies itself to every subschema in the same way it applies to the root,
     so validating a property's schema alone gives the same errors, relative to it.
     """
-    shell = {k: ({} if k in _SPLIT_KEYWORDS and isinstance(v, dict) else v)
-             for k, v in schema.items()}
+    shell = {
+        k: ({} if k in _SPLIT_KEYWORDS and isinstance(v, dict) else v) for k, v in schema.items()
+    }
     findings = list(_metaschema_errors(cls, shell))
     for keyword in _SPLIT_KEYWORDS:
         if isinstance(schema.get(keyword), dict):
@@ -165,8 +183,9 @@ def _walk_checks(schema: dict[str, Any]) -> list[Finding]:
             findings += _pattern_findings(node["pattern"], (*path, "pattern"), at_key=False)
         if isinstance(node.get("patternProperties"), dict):
             for pattern in node["patternProperties"]:
-                findings += _pattern_findings(pattern, (*path, "patternProperties", pattern),
-                                              at_key=True)
+                findings += _pattern_findings(
+                    pattern, (*path, "patternProperties", pattern), at_key=True
+                )
     return findings
 
 
@@ -197,8 +216,10 @@ def _ref_problem(root: dict[str, Any], ref: str, anchors: set[str], ids: set[str
     if ref in ids or (base and base in ids and not fragment):
         return None
     if base:
-        return (f"external $ref {ref!r} is refused: mcpgen never fetches schemas; copy the "
-                "definition under `$defs` and refer to it as '#/$defs/<Name>'")
+        return (
+            f"external $ref {ref!r} is refused: mcpgen never fetches schemas; copy the "
+            "definition under `$defs` and refer to it as '#/$defs/<Name>'"
+        )
     fragment = unquote(fragment)
     if not fragment:
         return None  # `#`: the whole schema, as recursive structures use

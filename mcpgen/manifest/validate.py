@@ -64,11 +64,12 @@ def to_diagnostics(findings: list[Finding], source_map: SourceMap, file: str) ->
     """Locate each finding in the source; drop exact repeats; sort by position."""
     located = set()
     for finding in findings:
-        where = source_map.key_at(finding.path) if finding.at_key else source_map.value_at(
-            finding.path
+        where = (
+            source_map.key_at(finding.path) if finding.at_key else source_map.value_at(finding.path)
         )
-        located.add(Diagnostic(file, *where, format_path(finding.path), finding.message,
-                               finding.level))
+        located.add(
+            Diagnostic(file, *where, format_path(finding.path), finding.message, finding.level)
+        )
     return sorted(located)
 
 
@@ -153,8 +154,13 @@ def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
     if keyword.iskeyword(name):
         return [Finding(path, f"{what} '{name}' is a Python keyword; choose another name")]
     if name in names.RESERVED_IDENTIFIERS:
-        return [Finding(path, f"{what} '{name}' is taken by `from __future__ import {name}` "
-                        "in the generated modules; choose another name")]
+        return [
+            Finding(
+                path,
+                f"{what} '{name}' is taken by `from __future__ import {name}` "
+                "in the generated modules; choose another name",
+            )
+        ]
     return []  # valid, or not an identifier: the manifest schema's pattern reports that
 
 
@@ -188,8 +194,13 @@ def _version_findings(version: str) -> list[Finding]:
 def _shadowing_findings(package: str) -> list[Finding]:
     if package not in names.RESERVED_PACKAGES:
         return []
-    return [Finding(("package",), f"package '{package}' would shadow the module of the same "
-                    f"name the server imports; choose another, e.g. '{package}_server'")]
+    return [
+        Finding(
+            ("package",),
+            f"package '{package}' would shadow the module of the same "
+            f"name the server imports; choose another, e.g. '{package}_server'",
+        )
+    ]
 
 
 def _duplicate_names(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
@@ -220,9 +231,12 @@ def _python_name_collisions(named: list[tuple[int, dict[str, Any]]]) -> list[Fin
             continue
         listed = _and([f"'{name}' (tools[{index}])" for name, (index, _) in members.items()])
         pythons = sorted({python for _, python in members.values()})
-        what = (f"the Python name '{pythons[0]}'" if len(pythons) == 1 else
-                f"the Python names {_and([repr(p) for p in pythons])}, "
-                f"whose models are both named '{class_stem}Input'")
+        what = (
+            f"the Python name '{pythons[0]}'"
+            if len(pythons) == 1
+            else f"the Python names {_and([repr(p) for p in pythons])}, "
+            f"whose models are both named '{class_stem}Input'"
+        )
         message = f"tools {listed} all get {what}; give all but one of them a `python_name:`"
         second = list(members.values())[1][0]
         findings.append(Finding(("tools", second, "name"), message))
@@ -247,10 +261,16 @@ def _renames(named: list[tuple[int, dict[str, Any]]]) -> list[Finding]:
             if isinstance(old, list):
                 path = (*path, position)
             if former in current:
-                findings.append(Finding(path, f"'{former}' is still the name of a tool; "
-                                        "renamed_from lists names no tool has any more"))
+                findings.append(
+                    Finding(
+                        path,
+                        f"'{former}' is still the name of a tool; "
+                        "renamed_from lists names no tool has any more",
+                    )
+                )
             elif former in claimed and claimed[former] != index:
-                findings.append(Finding(path, f"'{former}' is also in renamed_from of "
-                                        f"tools[{claimed[former]}]"))
+                findings.append(
+                    Finding(path, f"'{former}' is also in renamed_from of tools[{claimed[former]}]")
+                )
             claimed.setdefault(former, index)
     return findings

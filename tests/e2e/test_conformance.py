@@ -17,9 +17,7 @@ import pytest
 from tests.e2e.helpers import REPO, ProjectVenv, free_port, run_mcpgen
 
 HARNESS = REPO.parent / "shared" / "harness"
-HARNESS_HOME = Path(
-    os.environ.get("MCP_HARNESS_HOME", Path.home() / ".cache" / "mcp-harness")
-)
+HARNESS_HOME = Path(os.environ.get("MCP_HARNESS_HOME", Path.home() / ".cache" / "mcp-harness"))
 
 pytestmark = pytest.mark.skipif(
     not (HARNESS / "conformance.sh").is_file() or not (HARNESS_HOME / ".venv").is_dir(),
@@ -38,7 +36,10 @@ def weather_server(tmp_path_factory: pytest.TempPathFactory, project_venv: Proje
 def run_harness(*args: str, out: Path) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
         ["bash", str(HARNESS / "conformance.sh"), *args, "--out", str(out)],
-        capture_output=True, text=True, timeout=1500, check=False,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        check=False,
     )
     return done
 

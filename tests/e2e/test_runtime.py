@@ -13,8 +13,9 @@ CASE = Path(__file__).parent / "runtime_case"
 
 def test_handler_outcomes(tmp_path: Path, project_venv: ProjectVenv) -> None:
     root = tmp_path / "runtime-case"
-    run_mcpgen("new", "--manifest", str(CASE / "mcpgen.yaml"), "--dir", str(root), "--no-input",
-               "--no-git")
+    run_mcpgen(
+        "new", "--manifest", str(CASE / "mcpgen.yaml"), "--dir", str(root), "--no-input", "--no-git"
+    )
     handlers = root / "src" / "runtime_case" / "handlers"
     for handler in (CASE / "handlers").glob("*.py"):
         shutil.copyfile(handler, handlers / handler.name)  # the user writes their handlers

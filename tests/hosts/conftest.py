@@ -19,8 +19,11 @@ WEATHER = {
         "WEATHER_DEBUG": {"description": "Verbose logs"},
     },
     "tools": [
-        {"name": "get_forecast", "description": "Forecast",
-         "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}}},
+        {
+            "name": "get_forecast",
+            "description": "Forecast",
+            "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
     ],
 }
 POSIX_ROOT = PurePosixPath("/home/me/weather")

@@ -28,10 +28,23 @@ tools:
 
 
 def mcpgen(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "WEATHER_TOKEN": SECRET_VALUE,
-           "NO_COLOR": "1", "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "mcpgen", *args], cwd=cwd, env=env,
-                          input=stdin, capture_output=True, text=True, timeout=120, check=False)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "WEATHER_TOKEN": SECRET_VALUE,
+        "NO_COLOR": "1",
+        "COLUMNS": "200",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "mcpgen", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 @pytest.fixture
@@ -46,10 +59,13 @@ def test_config_prints_only_the_snippet_on_stdout(project: Path) -> None:
     data = json.loads(result.stdout)
     assert data["mcpServers"]["weather"]["args"][-1] == "weather-server"
     assert "<WEATHER_TOKEN>" in result.stderr  # the placeholder warning
-    codex = mcpgen("config", "codex", "--transport", "http", "--bearer-env", "WEATHER_TOKEN",
-                   cwd=project)
-    assert tomllib.loads(codex.stdout)["mcp_servers"]["weather"]["bearer_token_env_var"] == \
-        "WEATHER_TOKEN"
+    codex = mcpgen(
+        "config", "codex", "--transport", "http", "--bearer-env", "WEATHER_TOKEN", cwd=project
+    )
+    assert (
+        tomllib.loads(codex.stdout)["mcp_servers"]["weather"]["bearer_token_env_var"]
+        == "WEATHER_TOKEN"
+    )
     assert SECRET_VALUE not in result.stdout + result.stderr + codex.stdout + codex.stderr
 
 
@@ -64,12 +80,14 @@ def test_install_and_uninstall_through_the_cli(project: Path) -> None:
     config = project / "cfg" / "mcp.json"
     config.parent.mkdir()
     config.write_text('{"mcpServers": {"weather": {"command": "old"}}}', encoding="utf-8")
-    refused = mcpgen("config", "cursor", "--install", "--config-path", str(config), cwd=project,
-                     stdin="n\n")
+    refused = mcpgen(
+        "config", "cursor", "--install", "--config-path", str(config), cwd=project, stdin="n\n"
+    )
     assert refused.returncode == 1 and "--yes" in refused.stderr
     assert "Traceback" not in refused.stderr
-    done = mcpgen("config", "cursor", "--install", "--config-path", str(config), "--yes",
-                  cwd=project)
+    done = mcpgen(
+        "config", "cursor", "--install", "--config-path", str(config), "--yes", cwd=project
+    )
     assert done.returncode == 0 and "replaced" in done.stderr
     again = mcpgen("config", "cursor", "--install", "--config-path", str(config), cwd=project)
     assert "already up to date" in again.stderr
@@ -78,8 +96,14 @@ def test_install_and_uninstall_through_the_cli(project: Path) -> None:
     assert json.loads(config.read_text(encoding="utf-8")) == {"mcpServers": {}}
 
 
-@pytest.mark.parametrize("args", [["config", "nope"], ["config", "cline", "--os", "beos"],
-                                  ["config", "cline", "--transport", "sse"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["config", "nope"],
+        ["config", "cline", "--os", "beos"],
+        ["config", "cline", "--transport", "sse"],
+    ],
+)
 def test_usage_errors_have_no_traceback(project: Path, args: list[str]) -> None:
     result = mcpgen(*args, cwd=project)
     assert result.returncode == 2
@@ -95,8 +119,19 @@ def test_broken_config_file_is_refused(project: Path) -> None:
 
 
 def test_doctor_reports_a_missing_interpreter(project: Path) -> None:
-    result = mcpgen("doctor", ".", "--launcher", "venv", "--host", "cline",
-                    "--url", "http://127.0.0.1:9/mcp", "--timeout", "5", cwd=project)
+    result = mcpgen(
+        "doctor",
+        ".",
+        "--launcher",
+        "venv",
+        "--host",
+        "cline",
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "--timeout",
+        "5",
+        cwd=project,
+    )
     assert result.returncode == 1
     assert "missing program or interpreter" in result.stdout
     assert "Traceback" not in result.stderr

@@ -15,7 +15,7 @@ from mcpgen.hosts.launch import Launch
 from mcpgen.manifest.model import Manifest
 from tests.hosts.conftest import SECRET_VALUE
 
-SERVER = '''
+SERVER = """
 import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
@@ -31,7 +31,7 @@ async def main():
         await server.run(read, write, server.create_initialization_options())
 
 anyio.run(main)
-'''
+"""
 
 
 @pytest.fixture
@@ -67,41 +67,68 @@ def test_server_that_exits_at_once_reports_its_stderr() -> None:
 
 def test_silent_server_times_out_instead_of_hanging() -> None:
     started = time.monotonic()
-    probe = probe_stdio(Launch(sys.executable, ("-c", "import time; time.sleep(60)")), _env(),
-                        timeout=2)
+    probe = probe_stdio(
+        Launch(sys.executable, ("-c", "import time; time.sleep(60)")), _env(), timeout=2
+    )
     assert not probe.ok and "in time" in probe.error
     assert time.monotonic() - started < 15
 
 
-def test_diagnose_reports_per_host(manifest: Manifest, server_script: Path,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_diagnose_reports_per_host(
+    manifest: Manifest, server_script: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     hosts = [get_host(k) for k in ("claude-code", "cline", "vscode")]
     environ = {k: v for k, v in _env().items() if k not in ("WEATHER_TOKEN", "WEATHER_REGION")}
     launch = Launch(sys.executable, (str(server_script),))
-    _, probe, http, reports = diagnose(manifest, Path("/x"), hosts, launcher="venv",
-                                       os_name="linux", environ=environ, timeout=30,
-                                       launch=launch, url="http://127.0.0.1:9/mcp")
+    _, probe, http, reports = diagnose(
+        manifest,
+        Path("/x"),
+        hosts,
+        launcher="venv",
+        os_name="linux",
+        environ=environ,
+        timeout=30,
+        launch=launch,
+        url="http://127.0.0.1:9/mcp",
+    )
     assert probe.ok
     by_host = {r.host: r for r in reports}
     # Claude Code reads ${WEATHER_TOKEN} from the environment, which lacks it.
     assert by_host["claude-code"].status == "fail"
-    assert any("missing required environment variable WEATHER_TOKEN" in c.message
-               for c in by_host["claude-code"].checks)
+    assert any(
+        "missing required environment variable WEATHER_TOKEN" in c.message
+        for c in by_host["claude-code"].checks
+    )
     # Cline takes literal values: a warning to edit the placeholder, not a failure.
     assert by_host["cline"].status == "warn"
     assert http.status == "warn" and "nothing is listening" in http.message
     environ.update(WEATHER_TOKEN=SECRET_VALUE, WEATHER_REGION="eu")
-    _, _, _, reports = diagnose(manifest, Path("/x"), hosts, launcher="venv", os_name="linux",
-                                environ=environ, timeout=30, launch=launch,
-                                url="http://127.0.0.1:9/mcp")
+    _, _, _, reports = diagnose(
+        manifest,
+        Path("/x"),
+        hosts,
+        launcher="venv",
+        os_name="linux",
+        environ=environ,
+        timeout=30,
+        launch=launch,
+        url="http://127.0.0.1:9/mcp",
+    )
     assert {r.host: r.status for r in reports}["claude-code"] == "ok"
     assert all(SECRET_VALUE not in c.message for r in reports for c in r.checks)
 
 
 def test_missing_venv_interpreter_is_reported(manifest: Manifest, tmp_path: Path) -> None:
-    _, probe, _, reports = diagnose(manifest, tmp_path, [get_host("claude-desktop")],
-                                    launcher="venv", os_name="linux", environ={}, timeout=5,
-                                    url="http://127.0.0.1:9/mcp")
+    _, probe, _, reports = diagnose(
+        manifest,
+        tmp_path,
+        [get_host("claude-desktop")],
+        launcher="venv",
+        os_name="linux",
+        environ={},
+        timeout=5,
+        url="http://127.0.0.1:9/mcp",
+    )
     assert not probe.ok
     messages = [c.message for c in reports[0].checks]
     assert any("missing program or interpreter" in m for m in messages)
@@ -137,17 +164,24 @@ def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
     # What `pip install -e .` would put in the venv: a script that runs the package.
     script = root / ".venv" / "bin" / "weather-server"
     script.parent.mkdir(parents=True)
-    script.write_text(f'#!/bin/sh\nPYTHONPATH="{root / "src"}" exec "{sys.executable}" '
-                      '-m weather "$@"\n', encoding="utf-8")
+    script.write_text(
+        f'#!/bin/sh\nPYTHONPATH="{root / "src"}" exec "{sys.executable}" -m weather "$@"\n',
+        encoding="utf-8",
+    )
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     manifest = load_manifest(find_manifest(root))
     environ = {**os.environ, "WEATHER_TOKEN": SECRET_VALUE}
-    launch, probe, _, reports = diagnose(manifest, root, [get_host("claude-desktop"),
-                                                          get_host("claude-code")],
-                                         launcher="venv", os_name="linux", environ=environ,
-                                         timeout=60, url="http://127.0.0.1:9/mcp")
+    launch, probe, _, reports = diagnose(
+        manifest,
+        root,
+        [get_host("claude-desktop"), get_host("claude-code")],
+        launcher="venv",
+        os_name="linux",
+        environ=environ,
+        timeout=60,
+        url="http://127.0.0.1:9/mcp",
+    )
     assert launch.command == str(script)
     assert probe.ok, probe.error
     assert probe.tools == ("get_forecast",)
-    assert {r.host: r.status for r in reports} == {"claude-desktop": "warn",
-                                                   "claude-code": "ok"}
+    assert {r.host: r.status for r in reports} == {"claude-desktop": "warn", "claude-code": "ok"}

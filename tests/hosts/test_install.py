@@ -90,18 +90,27 @@ mcpServers:
 
 
 def _where(tmp_path: Path, os_name: str = "linux", **env: str) -> Where:
-    return Where(os=os_name, env=dict(env), home=tmp_path / "home",  # type: ignore[arg-type]
-                 project=tmp_path / "project")
+    return Where(
+        os=os_name,
+        env=dict(env),
+        home=tmp_path / "home",  # type: ignore[arg-type]
+        project=tmp_path / "project",
+    )
 
 
 def _target(manifest: Manifest, transport: str = "stdio") -> Target:
-    return make_target(manifest, POSIX_ROOT, transport,  # type: ignore[arg-type]
-                       launcher="venv", os_name="linux", bearer_env="WEATHER_TOKEN")
+    return make_target(
+        manifest,
+        POSIX_ROOT,
+        transport,  # type: ignore[arg-type]
+        launcher="venv",
+        os_name="linux",
+        bearer_env="WEATHER_TOKEN",
+    )
 
 
 def _install(host: Host, target: Target, path: Path, **kw: object) -> InstallResult:
-    return install(host, target, _where(path.parent), config_path=path,
-                   which=lambda _: None, **kw)  # type: ignore[arg-type]
+    return install(host, target, _where(path.parent), config_path=path, which=lambda _: None, **kw)  # type: ignore[arg-type]
 
 
 def _backups(path: Path) -> list[Path]:
@@ -151,8 +160,21 @@ def test_install_keeps_everything_else_and_uninstall_restores(
     assert _install(host, target, path, uninstall=True).action == "absent"
 
 
-@pytest.mark.parametrize("key", ["cline", "vscode", "zed", "codex", "goose", "continue",
-                                 "opencode", "claude-code", "kiro", "gemini"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "cline",
+        "vscode",
+        "zed",
+        "codex",
+        "goose",
+        "continue",
+        "opencode",
+        "claude-code",
+        "kiro",
+        "gemini",
+    ],
+)
 def test_absent_and_empty_files_are_created_with_the_right_root(
     manifest: Manifest, tmp_path: Path, key: str
 ) -> None:
@@ -172,8 +194,7 @@ def test_absent_and_empty_files_are_created_with_the_right_root(
         assert _install(host, target, path).action == "unchanged"
 
 
-def test_same_name_entry_asks_and_respects_the_answer(manifest: Manifest,
-                                                      tmp_path: Path) -> None:
+def test_same_name_entry_asks_and_respects_the_answer(manifest: Manifest, tmp_path: Path) -> None:
     host = get_host("cline")
     path = tmp_path / "cline.json"
     original = '{"mcpServers": {"weather": {"command": "old", "args": []}, "x": {}}}\n'
@@ -197,16 +218,20 @@ def test_same_name_entry_asks_and_respects_the_answer(manifest: Manifest,
     assert data["mcpServers"]["x"] == {} and data["mcpServers"]["weather"]["command"] != "old"
 
 
-@pytest.mark.parametrize(("key", "text"), [
-    ("cline", '{"mcpServers": {"a": 1},,}'),
-    ("cline", '{\n  // comments are not JSON\n  "mcpServers": {}\n}'),  # strict host
-    ("vscode", '{"servers": {'),
-    ("codex", "[mcp_servers.x\ncommand = 1"),
-    ("goose", "extensions: [unclosed"),
-    ("cline", "[]"),
-])
-def test_unparsable_file_is_refused_untouched(manifest: Manifest, tmp_path: Path, key: str,
-                                              text: str) -> None:
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("cline", '{"mcpServers": {"a": 1},,}'),
+        ("cline", '{\n  // comments are not JSON\n  "mcpServers": {}\n}'),  # strict host
+        ("vscode", '{"servers": {'),
+        ("codex", "[mcp_servers.x\ncommand = 1"),
+        ("goose", "extensions: [unclosed"),
+        ("cline", "[]"),
+    ],
+)
+def test_unparsable_file_is_refused_untouched(
+    manifest: Manifest, tmp_path: Path, key: str, text: str
+) -> None:
     path = tmp_path / "config"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(McpgenError, match="not valid"):
@@ -236,8 +261,7 @@ def test_file_mode_is_kept(manifest: Manifest, tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_vscode_uninstall_removes_only_its_own_inputs(manifest: Manifest,
-                                                      tmp_path: Path) -> None:
+def test_vscode_uninstall_removes_only_its_own_inputs(manifest: Manifest, tmp_path: Path) -> None:
     host = get_host("vscode")
     path = tmp_path / "mcp.json"
     path.write_text(COMMENTED_JSONC, encoding="utf-8")
@@ -251,12 +275,18 @@ def test_vscode_uninstall_removes_only_its_own_inputs(manifest: Manifest,
 # -- where the files are ----------------------------------------------------------------------
 
 
-def test_windows_claude_desktop_prefers_the_msix_location(manifest: Manifest,
-                                                          tmp_path: Path) -> None:
+def test_windows_claude_desktop_prefers_the_msix_location(
+    manifest: Manifest, tmp_path: Path
+) -> None:
     appdata, local = tmp_path / "Roaming", tmp_path / "Local"
     appdata.mkdir()
-    where = _where(tmp_path, "windows", APPDATA=str(appdata), LOCALAPPDATA=str(local),
-                   USERPROFILE=str(tmp_path / "home"))
+    where = _where(
+        tmp_path,
+        "windows",
+        APPDATA=str(appdata),
+        LOCALAPPDATA=str(local),
+        USERPROFILE=str(tmp_path / "home"),
+    )
     host = get_host("claude-desktop")
     assert host.config_path(where) == appdata / "Claude" / "claude_desktop_config.json"
     package = local / "Packages" / "Claude_pzs8sxrjxfjjc"
@@ -273,49 +303,78 @@ def test_missing_appdata_is_a_clear_error(tmp_path: Path) -> None:
         get_host("cline").config_path(_where(tmp_path, "windows"))
 
 
-@pytest.mark.parametrize(("key", "os_name", "expected"), [
-    ("cline", "linux",
-     "xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"),
-    ("cline", "macos", "home/Library/Application Support/Code/User/globalStorage/"
-     "saoudrizwan.claude-dev/settings/cline_mcp_settings.json"),
-    ("cline", "windows",
-     "appdata/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json"),
-    ("vscode", "windows", "appdata/Code/User/mcp.json"),
-    ("zed", "windows", "appdata/Zed/settings.json"),
-    ("zed", "linux", "xdg/zed/settings.json"),
-    ("zed", "macos", "home/.config/zed/settings.json"),
-    ("goose", "windows", "appdata/Block/goose/config/config.yaml"),
-    ("goose", "linux", "xdg/goose/config.yaml"),
-    ("codex", "windows", "profile/.codex/config.toml"),
-    ("cursor", "windows", "profile/.cursor/mcp.json"),
-    ("windsurf", "linux", "home/.codeium/windsurf/mcp_config.json"),
-    ("claude-desktop", "macos",
-     "home/Library/Application Support/Claude/claude_desktop_config.json"),
-    ("claude-code", "linux", "project/.mcp.json"),
-    ("copilot-cli", "linux", "home/.copilot/mcp-config.json"),
-    ("lmstudio", "linux", "home/.lmstudio/mcp.json"),
-    ("kiro", "macos", "home/.kiro/settings/mcp.json"),
-    ("gemini", "linux", "home/.gemini/settings.json"),
-    ("continue", "linux", "home/.continue/config.yaml"),
-    ("opencode", "linux", "home/.config/opencode/opencode.json"),
-])
+@pytest.mark.parametrize(
+    ("key", "os_name", "expected"),
+    [
+        (
+            "cline",
+            "linux",
+            "xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+        ),
+        (
+            "cline",
+            "macos",
+            "home/Library/Application Support/Code/User/globalStorage/"
+            "saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+        ),
+        (
+            "cline",
+            "windows",
+            "appdata/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json",
+        ),
+        ("vscode", "windows", "appdata/Code/User/mcp.json"),
+        ("zed", "windows", "appdata/Zed/settings.json"),
+        ("zed", "linux", "xdg/zed/settings.json"),
+        ("zed", "macos", "home/.config/zed/settings.json"),
+        ("goose", "windows", "appdata/Block/goose/config/config.yaml"),
+        ("goose", "linux", "xdg/goose/config.yaml"),
+        ("codex", "windows", "profile/.codex/config.toml"),
+        ("cursor", "windows", "profile/.cursor/mcp.json"),
+        ("windsurf", "linux", "home/.codeium/windsurf/mcp_config.json"),
+        (
+            "claude-desktop",
+            "macos",
+            "home/Library/Application Support/Claude/claude_desktop_config.json",
+        ),
+        ("claude-code", "linux", "project/.mcp.json"),
+        ("copilot-cli", "linux", "home/.copilot/mcp-config.json"),
+        ("lmstudio", "linux", "home/.lmstudio/mcp.json"),
+        ("kiro", "macos", "home/.kiro/settings/mcp.json"),
+        ("gemini", "linux", "home/.gemini/settings.json"),
+        ("continue", "linux", "home/.continue/config.yaml"),
+        ("opencode", "linux", "home/.config/opencode/opencode.json"),
+    ],
+)
 def test_config_paths_per_os(tmp_path: Path, key: str, os_name: str, expected: str) -> None:
-    where = Where(os=os_name, home=tmp_path / "home", project=tmp_path / "project",  # type: ignore[arg-type]
-                  env={"APPDATA": str(tmp_path / "appdata"),
-                       "USERPROFILE": str(tmp_path / "profile"),
-                       "XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    where = Where(
+        os=os_name,
+        home=tmp_path / "home",
+        project=tmp_path / "project",  # type: ignore[arg-type]
+        env={
+            "APPDATA": str(tmp_path / "appdata"),
+            "USERPROFILE": str(tmp_path / "profile"),
+            "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
+        },
+    )
     assert get_host(key).config_path(where) == tmp_path / expected
 
 
-@pytest.mark.parametrize(("key", "expected"), [
-    ("cursor", "project/.cursor/mcp.json"), ("vscode", "project/.vscode/mcp.json"),
-    ("roo", "project/.roo/mcp.json"), ("gemini", "project/.gemini/settings.json"),
-    ("kiro", "project/.kiro/settings/mcp.json"), ("codex", "project/.codex/config.toml"),
-    ("opencode", "project/opencode.json"),
-])
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("cursor", "project/.cursor/mcp.json"),
+        ("vscode", "project/.vscode/mcp.json"),
+        ("roo", "project/.roo/mcp.json"),
+        ("gemini", "project/.gemini/settings.json"),
+        ("kiro", "project/.kiro/settings/mcp.json"),
+        ("codex", "project/.codex/config.toml"),
+        ("opencode", "project/opencode.json"),
+    ],
+)
 def test_project_scope_paths(tmp_path: Path, key: str, expected: str) -> None:
-    where = Where(os="linux", env={}, home=tmp_path / "home", project=tmp_path / "project",
-                  scope="project")
+    where = Where(
+        os="linux", env={}, home=tmp_path / "home", project=tmp_path / "project", scope="project"
+    )
     assert get_host(key).config_path(where) == tmp_path / expected
 
 
@@ -336,8 +395,9 @@ def test_claude_code_uses_the_cli_when_present(manifest: Manifest, tmp_path: Pat
     where = _where(tmp_path)
     where.home.mkdir(parents=True)
     runner = FakeClaude()
-    result = install(host, _target(manifest), where, which=lambda _: "/usr/bin/claude",
-                     runner=runner)
+    result = install(
+        host, _target(manifest), where, which=lambda _: "/usr/bin/claude", runner=runner
+    )
     assert result.action == "added" and result.path is None
     (argv,) = runner.calls
     assert argv[:4] == ["claude", "mcp", "add-json", "weather"]
@@ -345,18 +405,21 @@ def test_claude_code_uses_the_cli_when_present(manifest: Manifest, tmp_path: Pat
     assert argv[5:] == ["--scope", "user"]
     assert not (where.project / ".mcp.json").exists()
     # Already there and equal: nothing run. Different: ask, then remove + add.
-    (where.home / ".claude.json").write_text(json.dumps(
-        {"mcpServers": {"weather": host.entry(_target(manifest))}}), encoding="utf-8")
-    assert install(host, _target(manifest), where, which=lambda _: "claude",
-                   runner=runner).action == "unchanged"
-    (where.home / ".claude.json").write_text('{"mcpServers": {"weather": {"command": "x"}}}',
-                                             encoding="utf-8")
+    (where.home / ".claude.json").write_text(
+        json.dumps({"mcpServers": {"weather": host.entry(_target(manifest))}}), encoding="utf-8"
+    )
+    assert (
+        install(host, _target(manifest), where, which=lambda _: "claude", runner=runner).action
+        == "unchanged"
+    )
+    (where.home / ".claude.json").write_text(
+        '{"mcpServers": {"weather": {"command": "x"}}}', encoding="utf-8"
+    )
     with pytest.raises(McpgenError):
         install(host, _target(manifest), where, which=lambda _: "claude", runner=runner)
     install(host, _target(manifest), where, which=lambda _: "claude", runner=runner, yes=True)
     assert [c[2] for c in runner.calls] == ["add-json", "remove", "add-json"]
-    install(host, _target(manifest), where, which=lambda _: "claude", runner=runner,
-            uninstall=True)
+    install(host, _target(manifest), where, which=lambda _: "claude", runner=runner, uninstall=True)
     assert runner.calls[-1] == ["claude", "mcp", "remove", "weather", "--scope", "user"]
 
 
@@ -365,12 +428,18 @@ def test_claude_code_cli_failure_is_reported(manifest: Manifest, tmp_path: Path)
         return subprocess.CompletedProcess(argv, 1, "", "Invalid input")
 
     with pytest.raises(McpgenError, match="Invalid input"):
-        install(get_host("claude-code"), _target(manifest), _where(tmp_path),
-                which=lambda _: "claude", runner=failing)
+        install(
+            get_host("claude-code"),
+            _target(manifest),
+            _where(tmp_path),
+            which=lambda _: "claude",
+            runner=failing,
+        )
 
 
-def test_claude_code_without_cli_writes_project_mcp_json(manifest: Manifest,
-                                                         tmp_path: Path) -> None:
+def test_claude_code_without_cli_writes_project_mcp_json(
+    manifest: Manifest, tmp_path: Path
+) -> None:
     where = _where(tmp_path)
     result = install(get_host("claude-code"), _target(manifest), where, which=lambda _: None)
     assert result.path == where.project / ".mcp.json"

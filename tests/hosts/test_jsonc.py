@@ -11,11 +11,14 @@ from mcpgen.hosts import jsonc
 ENTRY = {"command": "/x/bin/weather-server", "args": []}
 
 
-@pytest.mark.parametrize("text", [
-    '{"a": [1, 2.5, -3e2, true, false, null, "s\\"q\\u00e9"]}',
-    '  {\n "nested": {"deep": {"x": []}}, "u": "\\ud83d\\ude00"}\n',
-    '\ufeff{"bom": 1}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [1, 2.5, -3e2, true, false, null, "s\\"q\\u00e9"]}',
+        '  {\n "nested": {"deep": {"x": []}}, "u": "\\ud83d\\ude00"}\n',
+        '\ufeff{"bom": 1}',
+    ],
+)
 def test_reads_what_json_reads(text: str) -> None:
     assert jsonc.loads(text, jsonc=False) == json.loads(text.lstrip("\ufeff"))
 
@@ -27,8 +30,19 @@ def test_comments_and_trailing_commas_only_in_jsonc() -> None:
         jsonc.loads(text, jsonc=False)
 
 
-@pytest.mark.parametrize("text", ['{"a": 1', '{"a" 1}', '{"a": 1} x', "", '{"a": tru}',
-                                  '{"a": 1,}', "{'a': 1}", '{"a": /* open'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1',
+        '{"a" 1}',
+        '{"a": 1} x',
+        "",
+        '{"a": tru}',
+        '{"a": 1,}',
+        "{'a': 1}",
+        '{"a": /* open',
+    ],
+)
 def test_broken_text_raises_with_a_position(text: str) -> None:
     with pytest.raises(jsonc.JsoncError) as info:
         jsonc.loads(text, jsonc=text.startswith('{"a": /*'))
@@ -41,7 +55,7 @@ ROUND_TRIPS = [
     '{\n  "a": 1\n}\n',
     '{\n\t"mcpServers": {\n\t\t"other": {"command": "y"}\n\t}\n}\n',
     '{\n  // my servers\n  "mcpServers": {\n    "other": {"command": "y"}, // keep me\n  },\n'
-    '  /* tail */\n}\n',
+    "  /* tail */\n}\n",
     '{"mcpServers": {"o": 1}}',
     '{\n  "mcpServers": { // none yet\n  }\n}',
     '{\n    "theme": "dark",\n    "mcpServers": {}\n}\n',
@@ -55,8 +69,9 @@ def test_add_then_remove_restores_the_bytes(text: str) -> None:
     assert data["mcpServers"]["weather"] == ENTRY
     before = jsonc.loads(text, jsonc=True)
     data["mcpServers"].pop("weather")
-    assert {k: v for k, v in data.items() if v != {}} == \
-        {k: v for k, v in before.items() if v != {}}
+    assert {k: v for k, v in data.items() if v != {}} == {
+        k: v for k, v in before.items() if v != {}
+    }
     removed = jsonc.remove_member(added, ("mcpServers", "weather"), jsonc=True)
     if "mcpServers" in before:
         assert removed == text
@@ -66,8 +81,10 @@ def test_add_then_remove_restores_the_bytes(text: str) -> None:
 
 
 def test_replace_keeps_neighbours_and_comments() -> None:
-    text = ('{\n  "mcpServers": {\n    "a": {"command": "a"}, // first\n    '
-            '"weather": {"command": "old"},\n    "z": {"command": "z"} // last\n  }\n}\n')
+    text = (
+        '{\n  "mcpServers": {\n    "a": {"command": "a"}, // first\n    '
+        '"weather": {"command": "old"},\n    "z": {"command": "z"} // last\n  }\n}\n'
+    )
     out = jsonc.set_member(text, ("mcpServers", "weather"), ENTRY, jsonc=True)
     assert '"a": {"command": "a"}, // first' in out
     assert '"z": {"command": "z"} // last' in out
@@ -76,12 +93,18 @@ def test_replace_keeps_neighbours_and_comments() -> None:
 
 def test_remove_middle_first_and_last_members() -> None:
     text = '{\n  "s": {\n    "a": 1,\n    "b": 2,\n    "c": 3\n  }\n}\n'
-    assert jsonc.remove_member(text, ("s", "b"), jsonc=False) == \
-        '{\n  "s": {\n    "a": 1,\n    "c": 3\n  }\n}\n'
-    assert jsonc.remove_member(text, ("s", "a"), jsonc=False) == \
-        '{\n  "s": {\n    "b": 2,\n    "c": 3\n  }\n}\n'
-    assert jsonc.remove_member(text, ("s", "c"), jsonc=False) == \
-        '{\n  "s": {\n    "a": 1,\n    "b": 2\n  }\n}\n'
+    assert (
+        jsonc.remove_member(text, ("s", "b"), jsonc=False)
+        == '{\n  "s": {\n    "a": 1,\n    "c": 3\n  }\n}\n'
+    )
+    assert (
+        jsonc.remove_member(text, ("s", "a"), jsonc=False)
+        == '{\n  "s": {\n    "b": 2,\n    "c": 3\n  }\n}\n'
+    )
+    assert (
+        jsonc.remove_member(text, ("s", "c"), jsonc=False)
+        == '{\n  "s": {\n    "a": 1,\n    "b": 2\n  }\n}\n'
+    )
     assert jsonc.remove_member(text, ("s", "nope"), jsonc=False) == text
 
 

@@ -38,11 +38,20 @@ def test_name_pattern_and_reserved_server_name() -> None:
 
 def test_schema_features() -> None:
     union = _tool("pick", {"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]})
-    refs = _tool("refs", {"type": "object", "$defs": {"P": {"type": "string"}},
-                          "properties": {"p": {"$ref": "#/$defs/P"}}})
+    refs = _tool(
+        "refs",
+        {
+            "type": "object",
+            "$defs": {"P": {"type": "string"}},
+            "properties": {"p": {"$ref": "#/$defs/P"}},
+        },
+    )
     found = host_limit_diagnostics(_manifest(union, refs))
     assert {(w.host, w.tool) for w in found} == {
-        ("claude-code", "pick"), ("claude-desktop", "pick"), ("*", "refs")}
+        ("claude-code", "pick"),
+        ("claude-desktop", "pick"),
+        ("*", "refs"),
+    }
     assert any("--inline-refs" in w.message for w in found)
     assert all(str(w) for w in found)
 
@@ -53,11 +62,17 @@ def test_windsurf_tool_count() -> None:
 
 
 def test_inline_refs_dereferences_and_drops_defs() -> None:
-    schema = {"type": "object",
-              "$defs": {"Point": {"type": "object", "properties": {"x": {"$ref": "#/$defs/N"}}},
-                        "N": {"type": "number"}},
-              "properties": {"a": {"$ref": "#/$defs/Point", "description": "A point"},
-                             "b": {"items": {"$ref": "#/$defs/N"}, "type": "array"}}}
+    schema = {
+        "type": "object",
+        "$defs": {
+            "Point": {"type": "object", "properties": {"x": {"$ref": "#/$defs/N"}}},
+            "N": {"type": "number"},
+        },
+        "properties": {
+            "a": {"$ref": "#/$defs/Point", "description": "A point"},
+            "b": {"items": {"$ref": "#/$defs/N"}, "type": "array"},
+        },
+    }
     before = repr(schema)
     result = inline_refs(schema)
     assert repr(schema) == before  # input untouched
@@ -65,16 +80,29 @@ def test_inline_refs_dereferences_and_drops_defs() -> None:
     assert result.schema == {
         "type": "object",
         "properties": {
-            "a": {"type": "object", "properties": {"x": {"type": "number"}},
-                  "description": "A point"},
-            "b": {"items": {"type": "number"}, "type": "array"}}}
+            "a": {
+                "type": "object",
+                "properties": {"x": {"type": "number"}},
+                "description": "A point",
+            },
+            "b": {"items": {"type": "number"}, "type": "array"},
+        },
+    }
 
 
 def test_inline_refs_keeps_and_reports_recursion() -> None:
-    schema = {"type": "object",
-              "definitions": {"Node": {"type": "object", "properties": {
-                  "children": {"type": "array", "items": {"$ref": "#/definitions/Node"}}}}},
-              "properties": {"root": {"$ref": "#/definitions/Node"}, "bad": {"$ref": "#/nope"}}}
+    schema = {
+        "type": "object",
+        "definitions": {
+            "Node": {
+                "type": "object",
+                "properties": {
+                    "children": {"type": "array", "items": {"$ref": "#/definitions/Node"}}
+                },
+            }
+        },
+        "properties": {"root": {"$ref": "#/definitions/Node"}, "bad": {"$ref": "#/nope"}},
+    }
     result = inline_refs(schema)
     assert result.recursive == ("#/definitions/Node",)
     assert result.unresolved == ("#/nope",)
@@ -84,7 +112,9 @@ def test_inline_refs_keeps_and_reports_recursion() -> None:
 
 
 def test_inline_refs_overlapping_siblings_use_all_of() -> None:
-    schema = {"$defs": {"O": {"type": "object", "properties": {"a": {}}}},
-              "properties": {"x": {"$ref": "#/$defs/O", "properties": {"b": {}}}}}
+    schema = {
+        "$defs": {"O": {"type": "object", "properties": {"a": {}}}},
+        "properties": {"x": {"$ref": "#/$defs/O", "properties": {"b": {}}}},
+    }
     x = inline_refs(schema).schema["properties"]["x"]
     assert x == {"properties": {"b": {}}, "allOf": [{"type": "object", "properties": {"a": {}}}]}

@@ -26,12 +26,20 @@ CASES: list[tuple[str, OsName, PurePath, Launcher, str | None]] = [
 ]
 
 
-def _snippet_files(manifest: Manifest, case: tuple[str, OsName, PurePath, Launcher,
-                                                       str | None]) -> dict[str, str]:
+def _snippet_files(
+    manifest: Manifest, case: tuple[str, OsName, PurePath, Launcher, str | None]
+) -> dict[str, str]:
     _, os_name, root, launcher, bearer = case
     files: dict[str, str] = {}
-    for snippet in render_snippets(manifest, root, HOSTS, launcher=launcher, os_name=os_name,
-                                   bearer_env=bearer, which=fake_which):
+    for snippet in render_snippets(
+        manifest,
+        root,
+        HOSTS,
+        launcher=launcher,
+        os_name=os_name,
+        bearer_env=bearer,
+        which=fake_which,
+    ):
         files[snippet.filename] = snippet.text
         notes = [f"warning: {w}" for w in snippet.warnings]
         notes += [f"{e.label}: {e.text}" for e in snippet.extras]
@@ -40,8 +48,11 @@ def _snippet_files(manifest: Manifest, case: tuple[str, OsName, PurePath, Launch
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_goldens(manifest: Manifest, case: tuple[str, OsName, PurePath, Launcher, str | None],
-                 update_goldens: bool) -> None:
+def test_goldens(
+    manifest: Manifest,
+    case: tuple[str, OsName, PurePath, Launcher, str | None],
+    update_goldens: bool,
+) -> None:
     folder = GOLDEN / case[0]
     files = _snippet_files(manifest, case)
     if update_goldens:
@@ -63,8 +74,15 @@ def test_every_snippet_parses_and_matches_the_host_format(
 ) -> None:
     _, os_name, root, launcher, bearer = case
     for transport in host.transports:
-        target = make_target(manifest, root, transport, launcher=launcher, os_name=os_name,
-                             bearer_env=bearer, which=fake_which)
+        target = make_target(
+            manifest,
+            root,
+            transport,
+            launcher=launcher,
+            os_name=os_name,
+            bearer_env=bearer,
+            which=fake_which,
+        )
         snippet = host.render(target)
         document = parse(host.fmt, snippet.text)
         assert document == snippet.document
@@ -72,30 +90,53 @@ def test_every_snippet_parses_and_matches_the_host_format(
 
 
 def test_every_issue_host_is_registered() -> None:
-    wanted = {"claude-desktop", "claude-code", "cline", "roo", "cursor", "vscode", "windsurf",
-              "zed", "codex", "gemini", "continue", "goose", "opencode", "lmstudio", "kiro",
-              "copilot-cli"}
+    wanted = {
+        "claude-desktop",
+        "claude-code",
+        "cline",
+        "roo",
+        "cursor",
+        "vscode",
+        "windsurf",
+        "zed",
+        "codex",
+        "gemini",
+        "continue",
+        "goose",
+        "opencode",
+        "lmstudio",
+        "kiro",
+        "copilot-cli",
+    }
     assert wanted <= {h.key for h in HOSTS}
     assert set(VALIDATORS) == {h.key for h in HOSTS}
-    assert len({h.filename("stdio") for h in HOSTS} | {h.filename("http") for h in HOSTS}) \
-        == 2 * len(HOSTS)
+    assert len(
+        {h.filename("stdio") for h in HOSTS} | {h.filename("http") for h in HOSTS}
+    ) == 2 * len(HOSTS)
 
 
-@pytest.mark.parametrize("alias", ["Claude_Desktop", "claude code", "VS-Code", "roo-code",
-                                   "gemini-cli", "lm-studio"])
+@pytest.mark.parametrize(
+    "alias", ["Claude_Desktop", "claude code", "VS-Code", "roo-code", "gemini-cli", "lm-studio"]
+)
 def test_get_host_accepts_spellings(alias: str) -> None:
     assert get_host(alias).key in {h.key for h in HOSTS}
 
 
-def test_render_host_files_required_names_and_determinism(manifest: Manifest,
-                                                          tmp_path: Path) -> None:
+def test_render_host_files_required_names_and_determinism(
+    manifest: Manifest, tmp_path: Path
+) -> None:
     first = render_host_files(manifest, tmp_path, launcher="venv", which=fake_which)
     second = render_host_files(manifest, tmp_path, launcher="venv", which=fake_which)
     assert first == second
     paths = [f.path for f in first]
     assert paths == sorted(paths)
-    assert {"hosts/claude_desktop.json", "hosts/cline_mcp_settings.json", "hosts/README.md",
-            "hosts/vscode.mcp.json", "hosts/codex.toml"} <= set(paths)
+    assert {
+        "hosts/claude_desktop.json",
+        "hosts/cline_mcp_settings.json",
+        "hosts/README.md",
+        "hosts/vscode.mcp.json",
+        "hosts/codex.toml",
+    } <= set(paths)
     assert all(f.owner == "local" for f in first)
     readme = next(f.content for f in first if f.path == "hosts/README.md")
     for host in HOSTS:
@@ -113,8 +154,10 @@ def test_default_launcher_is_the_venv_when_present(manifest: Manifest, tmp_path:
 def test_windows_forms(manifest: Manifest) -> None:
     desktop = get_host("claude-desktop")
     target = make_target(manifest, WINDOWS_ROOT, "stdio", launcher="venv", os_name="windows")
-    assert desktop.entry(target)["command"] == \
-        "C:\\Users\\me\\My Projects\\weather\\.venv\\Scripts\\weather-server.exe"
+    assert (
+        desktop.entry(target)["command"]
+        == "C:\\Users\\me\\My Projects\\weather\\.venv\\Scripts\\weather-server.exe"
+    )
     bridge = make_target(manifest, WINDOWS_ROOT, "http", launcher="venv", os_name="windows")
     entry = desktop.entry(bridge)
     assert entry["command"] == "cmd" and entry["args"][:3] == ["/c", "npx", "-y"]
@@ -126,8 +169,9 @@ def test_windows_forms(manifest: Manifest) -> None:
 
 def test_claude_desktop_http_is_the_bridge_with_a_warning(manifest: Manifest) -> None:
     host = get_host("claude-desktop")
-    target = make_target(manifest, POSIX_ROOT, "http", launcher="venv", os_name="macos",
-                         bearer_env="WEATHER_TOKEN")
+    target = make_target(
+        manifest, POSIX_ROOT, "http", launcher="venv", os_name="macos", bearer_env="WEATHER_TOKEN"
+    )
     snippet = host.render(target)
     assert snippet.entry["args"][:3] == ["-y", "mcp-remote", "http://127.0.0.1:8000/mcp"]
     assert "Authorization:${MCP_REMOTE_AUTH_HEADER}" in snippet.entry["args"]
@@ -142,12 +186,19 @@ def test_hosts_without_env_syntax_get_placeholders_and_a_warning(manifest: Manif
         assert any("<WEATHER_TOKEN>" in w for w in snippet.warnings)
 
 
-@pytest.mark.parametrize(("key", "expected"), [
-    ("claude-code", "${WEATHER_TOKEN}"), ("cursor", "${env:WEATHER_TOKEN}"),
-    ("roo", "${env:WEATHER_TOKEN}"), ("windsurf", "${env:WEATHER_TOKEN}"),
-    ("gemini", "${WEATHER_TOKEN}"), ("kiro", "${WEATHER_TOKEN}"),
-    ("copilot-cli", "${WEATHER_TOKEN}"), ("vscode", "${input:weather-weather-token}"),
-])
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        ("claude-code", "${WEATHER_TOKEN}"),
+        ("cursor", "${env:WEATHER_TOKEN}"),
+        ("roo", "${env:WEATHER_TOKEN}"),
+        ("windsurf", "${env:WEATHER_TOKEN}"),
+        ("gemini", "${WEATHER_TOKEN}"),
+        ("kiro", "${WEATHER_TOKEN}"),
+        ("copilot-cli", "${WEATHER_TOKEN}"),
+        ("vscode", "${input:weather-weather-token}"),
+    ],
+)
 def test_env_reference_syntax(manifest: Manifest, key: str, expected: str) -> None:
     target = make_target(manifest, POSIX_ROOT, "stdio", launcher="venv", os_name="linux")
     env = get_host(key).entry(target)["env"]
@@ -157,13 +208,18 @@ def test_env_reference_syntax(manifest: Manifest, key: str, expected: str) -> No
 
 def test_name_based_hosts(manifest: Manifest) -> None:
     stdio = make_target(manifest, POSIX_ROOT, "stdio", launcher="venv", os_name="linux")
-    http = make_target(manifest, POSIX_ROOT, "http", launcher="venv", os_name="linux",
-                       bearer_env="WEATHER_TOKEN")
+    http = make_target(
+        manifest, POSIX_ROOT, "http", launcher="venv", os_name="linux", bearer_env="WEATHER_TOKEN"
+    )
     assert get_host("codex").entry(stdio)["env_vars"] == ["WEATHER_TOKEN", "WEATHER_REGION"]
-    assert get_host("codex").entry(http) == {"url": "http://127.0.0.1:8000/mcp",
-                                             "bearer_token_env_var": "WEATHER_TOKEN"}
+    assert get_host("codex").entry(http) == {
+        "url": "http://127.0.0.1:8000/mcp",
+        "bearer_token_env_var": "WEATHER_TOKEN",
+    }
     assert get_host("goose").entry(stdio)["env_keys"] == ["WEATHER_TOKEN", "WEATHER_REGION"]
-    assert get_host("opencode").entry(stdio)["environment"]["WEATHER_TOKEN"] == \
-        "{env:WEATHER_TOKEN}"
-    assert get_host("continue").entry(stdio)["env"]["WEATHER_TOKEN"] == \
-        "${{ secrets.WEATHER_TOKEN }}"
+    assert (
+        get_host("opencode").entry(stdio)["environment"]["WEATHER_TOKEN"] == "{env:WEATHER_TOKEN}"
+    )
+    assert (
+        get_host("continue").entry(stdio)["env"]["WEATHER_TOKEN"] == "${{ secrets.WEATHER_TOKEN }}"
+    )

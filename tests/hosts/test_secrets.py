@@ -14,15 +14,19 @@ from mcpgen.manifest.model import Manifest
 from tests.hosts.conftest import POSIX_ROOT, SECRET_VALUE, WINDOWS_ROOT
 
 
-def test_no_secret_value_in_any_emitted_text(manifest: Manifest, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_secret_value_in_any_emitted_text(
+    manifest: Manifest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("WEATHER_TOKEN", SECRET_VALUE)
     monkeypatch.setenv("WEATHER_REGION", SECRET_VALUE + "-region")
-    texts = [f.content for f in render_host_files(manifest, tmp_path, launcher="uv",
-                                                  bearer_env="WEATHER_TOKEN")]
+    texts = [
+        f.content
+        for f in render_host_files(manifest, tmp_path, launcher="uv", bearer_env="WEATHER_TOKEN")
+    ]
     for os_name, root in (("linux", POSIX_ROOT), ("windows", WINDOWS_ROOT)):
-        for snippet in render_snippets(manifest, root, HOSTS, launcher="venv",
-                                       os_name=os_name, bearer_env="WEATHER_TOKEN"):
+        for snippet in render_snippets(
+            manifest, root, HOSTS, launcher="venv", os_name=os_name, bearer_env="WEATHER_TOKEN"
+        ):
             texts.append(snippet.text)
             texts += snippet.warnings
             texts += [e.text for e in snippet.extras]
@@ -30,15 +34,26 @@ def test_no_secret_value_in_any_emitted_text(manifest: Manifest, tmp_path: Path,
     assert not [t for t in texts if SECRET_VALUE in t]
 
 
-def test_no_secret_value_in_installed_files(manifest: Manifest, tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_secret_value_in_installed_files(
+    manifest: Manifest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("WEATHER_TOKEN", SECRET_VALUE)
-    where = Where(os="linux", env={"WEATHER_TOKEN": SECRET_VALUE}, home=tmp_path / "home",
-                  project=tmp_path / "project")
+    where = Where(
+        os="linux",
+        env={"WEATHER_TOKEN": SECRET_VALUE},
+        home=tmp_path / "home",
+        project=tmp_path / "project",
+    )
     for host in HOSTS:
         for transport in host.transports:
-            target = make_target(manifest, POSIX_ROOT, transport, launcher="venv",
-                                 os_name="linux", bearer_env="WEATHER_TOKEN")
+            target = make_target(
+                manifest,
+                POSIX_ROOT,
+                transport,
+                launcher="venv",
+                os_name="linux",
+                bearer_env="WEATHER_TOKEN",
+            )
             path = tmp_path / "configs" / f"{host.key}.{transport}.{host.fmt}"
             install(host, target, where, config_path=path, yes=True, which=lambda _: None)
     written = [p.read_text(encoding="utf-8") for p in (tmp_path / "configs").iterdir()]

@@ -55,8 +55,13 @@ def _stdio(entry: dict[str, Any]) -> None:
 
 
 def mcp_servers(
-    stdio_extra: set[str], http_keys: set[str], *, http_type: str | None = None,
-    stdio_type: str | None = None, url_key: str = "url", root: str = "mcpServers",
+    stdio_extra: set[str],
+    http_keys: set[str],
+    *,
+    http_type: str | None = None,
+    stdio_type: str | None = None,
+    url_key: str = "url",
+    root: str = "mcpServers",
 ) -> Check:
     def check(doc: Any, name: str) -> None:
         entry = _one(doc, root, name)
@@ -72,6 +77,7 @@ def mcp_servers(
             _stdio(entry)
             if stdio_type is not None:
                 assert entry["type"] == stdio_type
+
     return check
 
 
@@ -148,12 +154,38 @@ def goose(doc: Any, name: str) -> None:
     assert entry["enabled"] is True and entry["name"] == name
     assert isinstance(entry["description"], str)
     if entry["type"] == "streamable_http":
-        _only(entry, {"enabled", "type", "name", "description", "uri", "headers", "envs",
-                      "env_keys", "timeout"}, name)
+        _only(
+            entry,
+            {
+                "enabled",
+                "type",
+                "name",
+                "description",
+                "uri",
+                "headers",
+                "envs",
+                "env_keys",
+                "timeout",
+            },
+            name,
+        )
     else:
         assert entry["type"] == "stdio"
-        _only(entry, {"enabled", "type", "name", "description", "cmd", "args", "envs",
-                      "env_keys", "timeout"}, name)
+        _only(
+            entry,
+            {
+                "enabled",
+                "type",
+                "name",
+                "description",
+                "cmd",
+                "args",
+                "envs",
+                "env_keys",
+                "timeout",
+            },
+            name,
+        )
         assert isinstance(entry["args"], list) and isinstance(entry["envs"], dict)
 
 
@@ -171,13 +203,15 @@ def opencode(doc: Any, name: str) -> None:
 
 VALIDATORS: dict[str, Check] = {
     "claude-desktop": claude_desktop,
-    "claude-code": mcp_servers({"type"}, {"type", "headers"}, http_type="http",
-                               stdio_type="stdio"),
-    "cline": mcp_servers({"disabled", "autoApprove", "cwd"},
-                         {"type", "headers", "disabled", "autoApprove"},
-                         http_type="streamableHttp"),
-    "roo": mcp_servers({"disabled", "alwaysAllow", "cwd"}, {"type", "headers"},
-                       http_type="streamable-http"),
+    "claude-code": mcp_servers({"type"}, {"type", "headers"}, http_type="http", stdio_type="stdio"),
+    "cline": mcp_servers(
+        {"disabled", "autoApprove", "cwd"},
+        {"type", "headers", "disabled", "autoApprove"},
+        http_type="streamableHttp",
+    ),
+    "roo": mcp_servers(
+        {"disabled", "alwaysAllow", "cwd"}, {"type", "headers"}, http_type="streamable-http"
+    ),
     "cursor": mcp_servers({"type", "envFile"}, {"headers"}, stdio_type="stdio"),
     "vscode": vscode,
     "windsurf": mcp_servers(set(), {"headers"}, url_key="serverUrl"),
@@ -189,6 +223,7 @@ VALIDATORS: dict[str, Check] = {
     "opencode": opencode,
     "lmstudio": mcp_servers(set(), {"headers"}),
     "kiro": mcp_servers({"disabled", "autoApprove"}, {"headers", "disabled"}),
-    "copilot-cli": mcp_servers({"type", "tools"}, {"type", "headers", "tools"},
-                               http_type="http", stdio_type="local"),
+    "copilot-cli": mcp_servers(
+        {"type", "tools"}, {"type", "headers", "tools"}, http_type="http", stdio_type="local"
+    ),
 }

@@ -79,9 +79,16 @@ def test_models_are_relaxed_where_pydantic_would_judge_differently() -> None:
     schemas = model_schemas(manifest())
     assert "pattern" not in schemas[0]["inputSchema"]["properties"]["id"]
     nullable = {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "default": None}
-    tools = [{"name": "t", "description": "d",
-              "input_schema": {"type": "object", "properties": {"n": nullable,
-                               "pattern": {"type": "string"}}}}]
+    tools = [
+        {
+            "name": "t",
+            "description": "d",
+            "input_schema": {
+                "type": "object",
+                "properties": {"n": nullable, "pattern": {"type": "string"}},
+            },
+        }
+    ]
     relaxed = model_schemas(manifest(tools=tools))[0]["inputSchema"]["properties"]
     assert relaxed["n"] == {"type": ["integer", "null"], "minimum": 0, "default": None}
     assert relaxed["pattern"] == {"type": "string"}  # a property named `pattern` stays
@@ -141,10 +148,20 @@ def test_import_from_wraps_like_ruff_isort() -> None:
 
 
 def test_isort_order_is_case_insensitive_and_natural() -> None:
-    names = ["ApiRetrieveADataSourceInput", "ApiRetrieveADatabaseInput", "Model10", "Model2",
-             "CONST", "fn"]
+    names = [
+        "ApiRetrieveADataSourceInput",
+        "ApiRetrieveADatabaseInput",
+        "Model10",
+        "Model2",
+        "CONST",
+        "fn",
+    ]
     assert sorted(names, key=isort_key) == [
-        "CONST", "ApiRetrieveADatabaseInput", "ApiRetrieveADataSourceInput", "Model2", "Model10",
+        "CONST",
+        "ApiRetrieveADatabaseInput",
+        "ApiRetrieveADataSourceInput",
+        "Model2",
+        "Model10",
         "fn",
     ]
 

@@ -93,8 +93,13 @@ def test_only_unknown_annotation_keys_are_warned_about() -> None:
         "name": "x",
         "description": "d",
         "inputSchema": {"type": "object"},
-        "annotations": {"title": "X", "readOnlyHint": True, "destructiveHint": False,
-                        "idempotentHint": True, "openWorldHint": False},
+        "annotations": {
+            "title": "X",
+            "readOnlyHint": True,
+            "destructiveHint": False,
+            "idempotentHint": True,
+            "openWorldHint": False,
+        },
     }
     assert check(entry)[1] == []
 
