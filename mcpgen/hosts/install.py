@@ -10,11 +10,9 @@ moved, nothing is written.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import stat
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +23,7 @@ from mcpgen.errors import McpgenError
 from mcpgen.hosts.base import Host, Target, Where
 from mcpgen.hosts.claude_code import ClaudeCode
 from mcpgen.hosts.editors import editor_for
+from mcpgen.write.atomic import write_atomic
 
 Action = Literal["added", "replaced", "unchanged", "removed", "absent"]
 Confirm = Callable[[str], bool]
@@ -81,21 +80,8 @@ def check_writable(path: Path) -> None:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write to a temp file in the same folder, then `os.replace` it over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else None
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
-        os.replace(temp_name, path)
-    except OSError as exc:
-        Path(temp_name).unlink(missing_ok=True)
-        raise McpgenError(f"could not write {path}: {exc.strerror or exc}") from None
+    """Write a host config atomically (the one writer for single files)."""
+    write_atomic(path, text)
 
 
 def read_text(path: Path) -> str | None:

@@ -1,0 +1,50 @@
+"""The one way mcpgen replaces a single file outside a transaction: temp file, fsync, rename.
+
+Used for files that are not part of a generate plan (a host's config, the manifest edited by
+`add tool`, the scaffold record). A generate plan goes through `transaction.commit`, which
+stages with the same helpers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from mcpgen.errors import McpgenError
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make a rename or a new entry in `directory` durable (a no-op where unsupported)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Replace `path` with `data` so that a reader sees the old or the new file, never a mix.
+
+    The file keeps its permission bits; a `str` is written as UTF-8 exactly (no newline
+    translation). Errors become one `McpgenError` naming the file.
+    """
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else None
+    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(content)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if mode is not None:
+            os.chmod(temp_name, mode)
+        os.replace(temp_name, path)
+        fsync_directory(path.parent)
+    except OSError as exc:
+        Path(temp_name).unlink(missing_ok=True)
+        raise McpgenError(f"could not write {path}: {exc.strerror or exc}") from None
