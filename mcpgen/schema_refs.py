@@ -1,17 +1,42 @@
-"""`--inline-refs`: replace local `$ref`s by what they point to, for hosts that cannot resolve them.
+"""The `$ref`s of one schema, resolved as JSON Schema says and never fetched.
 
-Only local references (`#/...`) are inlined. A recursive reference cannot be inlined (it
-would never end), so it is kept, together with the `$defs` it still needs, and reported.
+Resolution goes through `referencing` (the library jsonschema uses): a reference is read
+against the `$id` of the resource it is written in, `$anchor`s and embedded `$id`s are found
+by crawling the schema, and anything outside the schema is refused rather than retrieved.
+On top of that: why a reference does not resolve, loops that validation could never leave,
+and copies of the schema with references made local (`#/…` from the root) or inlined.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from functools import reduce
+from typing import Any, NoReturn, cast
 from urllib.parse import unquote
 
-DEF_KEYS = ("$defs", "definitions")
+from referencing import Registry, Specification
+from referencing._core import Resolver
+from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
+
+from mcpgen.schema_walk import (
+    DEFAULT_SPECIFICATION,
+    JsonPath,
+    Schema,
+    Subschema,
+    children,
+    specification_of,
+)
+
+# Keywords that apply their subschemas to the same instance. A chain of `$ref`s through only
+# these comes back to the same schema with the same value: validation would never end.
+# A chain through `properties`, `items` and the like moves into the value, and ends with it.
+IN_PLACE = frozenset(
+    {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"}
+)
+# Maps whose keys a person chose (definitions, properties): a misspelt key gets a suggestion.
+_NAMED_MAPS = frozenset({"$defs", "definitions", "properties"})
 # Keywords that only annotate: a `$ref` beside them can be merged into its target safely.
 ANNOTATIONS = frozenset(
     {
@@ -25,6 +50,246 @@ ANNOTATIONS = frozenset(
         "$comment",
     }
 )
+DEF_KEYS = ("$defs", "definitions")
+
+
+def _refuse(uri: str) -> NoReturn:
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # attrs-made __init__
+
+
+@dataclass(frozen=True)
+class Scoped:
+    """A subschema, where it sits, its draft, and the resolver its `$ref`s are read with."""
+
+    path: JsonPath | None  # None: reached only through a `$ref` into a non-schema position
+    schema: Schema
+    specification: Specification[Any]
+    resolver: Resolver[Any]
+
+
+@dataclass(frozen=True)
+class RefProblem:
+    """A `$ref` that cannot be followed or never ends; `path` is the schema holding it."""
+
+    path: JsonPath
+    message: str
+
+
+class SchemaRefs:
+    """One schema document with every subschema in its resolution scope."""
+
+    def __init__(self, schema: Schema, specification: Specification[Any] | None = None) -> None:
+        spec = specification_of(schema, specification or DEFAULT_SPECIFICATION)
+        resource = spec.create_resource(schema)
+        base = resource.id() or ""
+        registry: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
+        registry = registry.with_resource(base, resource)
+        try:
+            registry = registry.crawl()
+        except (AttributeError, TypeError):  # a malformed keyword; the metaschema reports it
+            pass
+        self.root = schema
+        self.resolver: Resolver[Any] = registry.resolver(base)
+        self.nodes = list(self._walk(Scoped((), schema, spec, self.resolver)))
+        # By identity: a YAML alias puts one object at several places; the first one wins.
+        self._by_id: dict[int, Scoped] = {}
+        self._order: dict[int, int] = {}
+        for index, node in enumerate(self.nodes):
+            self._by_id.setdefault(id(node.schema), node)
+            self._order.setdefault(id(node.schema), index)
+
+    @staticmethod
+    def _walk(start: Scoped) -> Iterator[Scoped]:
+        stack = [start]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed([_child_of(node, child) for child in _children(node)]))
+
+    def lookup(self, node: Scoped, ref: str) -> Scoped | RefProblem:
+        """The subschema `ref` (written in `node`) points to, or why it cannot be followed."""
+        try:
+            resolved = node.resolver.lookup(ref)
+        except (Unresolvable, AttributeError, TypeError, ValueError) as exc:
+            return RefProblem(node.path or (), _why_unresolvable(node.resolver, ref, exc))
+        target = resolved.contents
+        if isinstance(target, bool):  # `true`/`false` are schemas too, with nothing inside
+            return Scoped(None, {}, node.specification, resolved.resolver)
+        if not isinstance(target, dict):
+            kind = type(target).__name__
+            return RefProblem(node.path or (), f"$ref {ref!r} points to a {kind}, not a schema")
+        known = self._by_id.get(id(target))
+        if known is not None:
+            return known
+        spec = specification_of(target, node.specification)
+        resolver = resolved.resolver.in_subresource(spec.create_resource(target))
+        return Scoped(None, target, spec, resolver)
+
+    def problems(self) -> list[RefProblem]:
+        """Every `$ref` that cannot be followed, and every loop validation could never leave."""
+        found: list[RefProblem] = []
+        for node in self.nodes:
+            ref = node.schema.get("$ref")
+            if isinstance(ref, str):
+                result = self.lookup(node, ref)
+                if isinstance(result, RefProblem):
+                    found.append(result)
+        return found + self._loops()
+
+    def _in_place_successors(self, node: Scoped) -> Iterator[Scoped]:
+        ref = node.schema.get("$ref")
+        if isinstance(ref, str):
+            target = self.lookup(node, ref)
+            if isinstance(target, Scoped):
+                yield target
+        for child in children(node.schema, node.specification):
+            if child.path[0] in IN_PLACE:
+                yield self._by_id.get(id(child.schema)) or _child_of(node, _inside(node, child))
+
+    def _loops(self) -> list[RefProblem]:
+        state: dict[int, bool] = {}  # id → True while on the current chain, False when done
+        chain: list[Scoped] = []
+        loops: dict[frozenset[int], RefProblem] = {}
+
+        def visit(node: Scoped) -> None:
+            state[id(node.schema)] = True
+            chain.append(node)
+            for successor in self._in_place_successors(node):
+                seen = state.get(id(successor.schema))
+                if seen is None:
+                    visit(successor)
+                elif seen:
+                    start = next(i for i, n in enumerate(chain) if n.schema is successor.schema)
+                    cycle = chain[start:]
+                    loops.setdefault(frozenset(id(n.schema) for n in cycle), self._loop(cycle))
+            chain.pop()
+            state[id(node.schema)] = False
+
+        for node in self.nodes:
+            if id(node.schema) not in state:
+                visit(node)
+        return list(loops.values())
+
+    def _loop(self, cycle: list[Scoped]) -> RefProblem:
+        """The loop reported at its first `$ref` in the document."""
+        refs = [n for n in cycle if isinstance(n.schema.get("$ref"), str) and n.path is not None]
+        first = min(refs or cycle, key=lambda n: self._order.get(id(n.schema), len(self._order)))
+        at = cycle.index(first)
+        steps = [n.schema["$ref"] for n in cycle[at:] + cycle[:at] if "$ref" in n.schema]
+        route = " → ".join([*(repr(step) for step in steps), "here"])
+        message = (
+            f"$ref {steps[0]!r} loops back here ({route}) without passing through a property "
+            "or an array item: validation would never end"
+        )
+        return RefProblem(first.path or (), message)
+
+    def local_pointer(self, node: Scoped, ref: str) -> str | None:
+        """`ref` as a pointer from the root (`#/$defs/B`), or None if it does not resolve."""
+        target = self.lookup(node, ref)
+        if isinstance(target, RefProblem):
+            return None
+        path = (
+            target.path
+            if target.path is not None
+            else _container_paths(self.root).get(id(target.schema))
+        )
+        if path is None:
+            return None
+        return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _children(node: Scoped) -> list[Scoped]:
+    return [_inside(node, child) for child in children(node.schema, node.specification)]
+
+
+def _inside(parent: Scoped, child: Subschema) -> Scoped:
+    """`child` (path relative to `parent`) with its path from the root."""
+    path = None if parent.path is None else (*parent.path, *child.path)
+    return Scoped(path, child.schema, child.specification, parent.resolver)
+
+
+def _child_of(parent: Scoped, child: Scoped) -> Scoped:
+    """`child` with the resolver of its own scope (a new base URI if it has an `$id`)."""
+    resource = child.specification.create_resource(child.schema)
+    return Scoped(
+        child.path, child.schema, child.specification, parent.resolver.in_subresource(resource)
+    )
+
+
+def _container_paths(root: Any) -> dict[int, JsonPath]:
+    """Every mapping and list in a JSON document by identity → its path (the first one)."""
+    paths: dict[int, JsonPath] = {}
+    stack: list[tuple[JsonPath, Any]] = [((), root)]
+    while stack:
+        path, value = stack.pop()
+        if not isinstance(value, dict | list) or id(value) in paths:
+            continue
+        paths[id(value)] = path
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        stack.extend(((*path, key), item) for key, item in reversed(list(items)))
+    return paths
+
+
+def _external(ref: str) -> str:
+    return (
+        f"external $ref {ref!r} is refused: mcpgen never fetches schemas; copy the "
+        "definition under `$defs` and refer to it as '#/$defs/<Name>'"
+    )
+
+
+def _why_unresolvable(resolver: Resolver[Any], ref: str, exc: Exception) -> str:
+    if isinstance(exc, PointerToNowhere):
+        return _pointer_problem(resolver, ref)
+    if isinstance(exc, NoSuchAnchor):
+        return f"$ref {ref!r}: no `$anchor: {unquote(ref.partition('#')[2])}` here"
+    if isinstance(exc, Unresolvable):
+        return _external(ref)
+    return f"$ref {ref!r} does not resolve"  # a malformed schema on the way
+
+
+def _unescape(token: str) -> str:
+    return unquote(token).replace("~1", "/").replace("~0", "~")
+
+
+def _pointer_problem(resolver: Resolver[Any], ref: str) -> str:
+    """Which step of a JSON pointer finds nothing, found by looking up ever longer prefixes."""
+    base, _, fragment = ref.partition("#")
+    walked = ""
+    tokens = fragment[1:].split("/")
+    for token in tokens:
+        try:
+            resolver.lookup(f"{base}#{walked}/{token}")
+        except PointerToNowhere:
+            break
+        walked += f"/{token}"
+    missing = _unescape(tokens[len(walked.split("/")) - 1] if walked else tokens[0])
+    hint = ""
+    if walked.rsplit("/", 1)[-1] in _NAMED_MAPS:
+        parent = resolver.lookup(f"{base}#{walked}").contents
+        if isinstance(parent, dict):
+            from mcpgen.manifest.messages import suggest  # mcpgen.manifest imports this module
+
+            hint = suggest(missing, parent)
+    return f"$ref {ref!r} does not resolve: {'#' + _unescape(walked)!r} has no {missing!r}{hint}"
+
+
+def localize_refs(schema: Schema) -> Schema:
+    """A copy where every `$ref` that resolves is a pointer from the root and only the root
+    keeps its `$id`, so that tools reading `#/…` pointers alone (the model generator, hosts)
+    see the same targets, and nothing tempts them to fetch an absolute `$id`."""
+    refs = SchemaRefs(schema)
+    result = copy.deepcopy(schema)
+    for node in refs.nodes:
+        assert node.path is not None
+        target: Any = reduce(lambda value, key: value[key], node.path, cast(Any, result))
+        if node.path and "$id" in target:
+            del target["$id"]
+        ref = node.schema.get("$ref")
+        if isinstance(ref, str):
+            pointer = refs.local_pointer(node, ref)
+            if pointer is not None and pointer != unquote(ref):  # already local: as written
+                target["$ref"] = pointer
+    return result
 
 
 @dataclass(frozen=True)
@@ -36,26 +301,12 @@ class Inlined:
     unresolved: tuple[str, ...] = ()
 
 
-def _resolve(root: Any, ref: str) -> Any:
-    """The target of a local JSON pointer (`#/$defs/Point`), or KeyError."""
-    if ref == "#":
-        return root
-    if not ref.startswith("#/"):
-        raise KeyError(ref)
-    node = root
-    for raw in ref[2:].split("/"):
-        part = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, list):
-            node = node[int(part)]
-        elif isinstance(node, dict):
-            node = node[part]
-        else:
-            raise KeyError(ref)
-    return node
-
-
 def inline_refs(schema: Any) -> Inlined:
-    """Dereference local `$ref`s; keep and report recursive ones. The input is not modified."""
+    """Dereference `$ref`s; keep and report recursive ones. The input is not modified."""
+    if not isinstance(schema, dict):
+        return Inlined(schema)
+    local = localize_refs(schema)
+    refs = SchemaRefs(local)
     recursive: set[str] = set()
     unresolved: set[str] = set()
 
@@ -70,8 +321,10 @@ def inline_refs(schema: Any) -> Inlined:
                 recursive.add(ref)
                 return {k: walk(v, active) for k, v in node.items()}
             try:
-                target = _resolve(schema, ref)
-            except (KeyError, IndexError, ValueError):
+                target = refs.resolver.lookup(ref).contents if ref.startswith("#") else None
+            except (Unresolvable, AttributeError, TypeError, ValueError):
+                target = None
+            if target is None:
                 unresolved.add(ref)
                 return {k: walk(v, active) for k, v in node.items()}
             resolved = walk(copy.deepcopy(target), (*active, ref))
@@ -79,7 +332,7 @@ def inline_refs(schema: Any) -> Inlined:
             return _merge(resolved, siblings)
         return {k: walk(v, active) for k, v in node.items() if k not in DEF_KEYS or not active}
 
-    result = walk(schema, ())
+    result = walk(local, ())
     if isinstance(result, dict):
         result = _prune_defs(result, recursive)
     return Inlined(result, tuple(sorted(recursive)), tuple(sorted(unresolved)))

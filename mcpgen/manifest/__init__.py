@@ -16,7 +16,11 @@ from typing import Any
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError, has_errors
 from mcpgen.manifest.load import load_yaml
 from mcpgen.manifest.model import Manifest, build_manifest
-from mcpgen.manifest.validate import manifest_json_schema_text, validate_manifest
+from mcpgen.manifest.validate import (
+    manifest_json_schema_text,
+    validate_manifest,
+    with_tool_names,
+)
 
 __all__ = [
     "MANIFEST_FILENAME",
@@ -65,7 +69,7 @@ def check_text(text: str, file: str) -> tuple[Manifest | None, list[Diagnostic]]
             diagnostics += _without_consequences(found, loaded.diagnostics)
     except RecursionError:
         return None, [Diagnostic(file, 1, 1, "", "the manifest is nested too deeply to read")]
-    diagnostics = sorted(set(diagnostics))
+    diagnostics = sorted(set(with_tool_names(diagnostics, loaded.data)))
     if has_errors(diagnostics) or loaded.data is None:
         return None, diagnostics
     return build_manifest(loaded.data), diagnostics

@@ -25,6 +25,36 @@ WIRE_KEYS = (
     "icons",
     "_meta",
 )
+
+
+@dataclass(frozen=True)
+class Unimplemented:
+    """A tool property MCP defines that the generated server does not implement.
+
+    It is never published (so no client is told to use what the server cannot do), except
+    with a value that says what the server does anyway (`taskSupport: forbidden`).
+    """
+
+    parent: str
+    key: str
+    why: str
+    truthful: frozenset[Any] = frozenset()
+
+    def found_in(self, entry: Mapping[str, Any]) -> bool:
+        value = entry.get(self.parent)
+        return (
+            isinstance(value, dict) and self.key in value and value[self.key] not in self.truthful
+        )
+
+
+UNIMPLEMENTED_WIRE = (
+    Unimplemented(
+        "execution",
+        "taskSupport",
+        "the server does not implement MCP tasks (it declares no tasks capability)",
+        truthful=frozenset({"forbidden"}),
+    ),
+)
 # Manifest spelling → wire spelling; the camelCase spelling is accepted as is.
 SCHEMA_ALIASES = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 

@@ -8,10 +8,8 @@ Metaschema validators are built once per dialect, so a 150-tool manifest costs 1
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import cache
 from typing import Any
-from urllib.parse import unquote
 
 import jsonschema.validators
 from jsonschema.protocols import Validator
@@ -19,8 +17,9 @@ from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from mcpgen.manifest.ecma_regex import InvalidPattern, compile_pattern, with_ecma_regex
-from mcpgen.manifest.messages import Finding, describe, suggest
+from mcpgen.manifest.messages import Finding, describe
 from mcpgen.manifest.sourcemap import JsonPath
+from mcpgen.schema_refs import SchemaRefs
 
 DEFAULT_DIALECT: type[Validator] = jsonschema.validators.Draft202012Validator
 _DIALECTS: tuple[type[Validator], ...] = (
@@ -32,31 +31,6 @@ _DIALECTS: tuple[type[Validator], ...] = (
 )
 # An empty registry whose retrieval fails: a `$ref` can never make validation fetch a URL.
 _NO_RETRIEVAL: Registry[Any] = Registry()
-
-# Keywords whose value is a schema, a list of schemas, or a mapping of names to schemas.
-_ONE_SCHEMA = (
-    "additionalProperties",
-    "additionalItems",
-    "items",
-    "contains",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "not",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-)
-_SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
-_SCHEMA_MAP = (
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "dependencies",
-)
 
 
 def _normalise_uri(uri: str) -> str:
@@ -150,55 +124,19 @@ def _mcp_top_level(schema: dict[str, Any], role: str) -> list[Finding]:
     return [Finding(path, message)]
 
 
-def subschemas(schema: Any, path: JsonPath = ()) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
-    """Every schema object inside `schema` (itself included), with its path."""
-    if not isinstance(schema, dict):
-        return
-    yield path, schema
-    for keyword in _ONE_SCHEMA:
-        if isinstance(schema.get(keyword), dict):
-            yield from subschemas(schema[keyword], (*path, keyword))
-    for keyword in _SCHEMA_LIST:
-        if isinstance(schema.get(keyword), list):
-            for index, item in enumerate(schema[keyword]):
-                yield from subschemas(item, (*path, keyword, index))
-    for keyword in _SCHEMA_MAP:
-        if isinstance(schema.get(keyword), dict):
-            for name, item in schema[keyword].items():
-                yield from subschemas(item, (*path, keyword, name))
-
-
 def _walk_checks(schema: dict[str, Any]) -> list[Finding]:
-    nodes = list(subschemas(schema))
-    anchors = {n["$anchor"] for _, n in nodes if isinstance(n.get("$anchor"), str)}
-    ids = {n["$id"] for _, n in nodes if isinstance(n.get("$id"), str)}
-    findings: list[Finding] = []
-    for path, node in nodes:
-        if isinstance(node.get("$ref"), str):
-            base = _resource_root(schema, path)
-            problem = _ref_problem(base, node["$ref"], anchors, ids)
-            if problem:
-                findings.append(Finding((*path, "$ref"), problem))
-        if isinstance(node.get("pattern"), str):
-            findings += _pattern_findings(node["pattern"], (*path, "pattern"), at_key=False)
-        if isinstance(node.get("patternProperties"), dict):
-            for pattern in node["patternProperties"]:
+    refs = SchemaRefs(schema)
+    findings = [Finding((*p.path, "$ref"), p.message) for p in refs.problems()]
+    for node in refs.nodes:
+        path = node.path or ()
+        if isinstance(node.schema.get("pattern"), str):
+            findings += _pattern_findings(node.schema["pattern"], (*path, "pattern"), at_key=False)
+        if isinstance(node.schema.get("patternProperties"), dict):
+            for pattern in node.schema["patternProperties"]:
                 findings += _pattern_findings(
                     pattern, (*path, "patternProperties", pattern), at_key=True
                 )
     return findings
-
-
-def _resource_root(schema: dict[str, Any], path: JsonPath) -> dict[str, Any]:
-    """What a `#…` reference at `path` is relative to: the nearest enclosing schema with `$id`."""
-    root = schema
-    node: Any = schema
-    for part in path:
-        node = node[part]
-        base = node.get("$id") if isinstance(node, dict) else None
-        if isinstance(base, str) and not base.startswith("#"):
-            root = node
-    return root
 
 
 def _pattern_findings(pattern: str, path: JsonPath, *, at_key: bool) -> list[Finding]:
@@ -208,38 +146,6 @@ def _pattern_findings(pattern: str, path: JsonPath, *, at_key: bool) -> list[Fin
         message = f"invalid regular expression {pattern!r}: {exc} (patterns are ECMA-262)"
         return [Finding(path, message, at_key=at_key)]
     return []
-
-
-def _ref_problem(root: dict[str, Any], ref: str, anchors: set[str], ids: set[str]) -> str | None:
-    """Why `ref` cannot be followed inside this schema, or None when it can."""
-    base, _, fragment = ref.partition("#")
-    if ref in ids or (base and base in ids and not fragment):
-        return None
-    if base:
-        return (
-            f"external $ref {ref!r} is refused: mcpgen never fetches schemas; copy the "
-            "definition under `$defs` and refer to it as '#/$defs/<Name>'"
-        )
-    fragment = unquote(fragment)
-    if not fragment:
-        return None  # `#`: the whole schema, as recursive structures use
-    if not fragment.startswith("/"):
-        return None if fragment in anchors else f"$ref {ref!r}: no `$anchor: {fragment}` here"
-    node: Any = root
-    walked = "#"
-    for escaped in fragment[1:].split("/"):
-        token = escaped.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            # Suggest only among names a user chose (definitions, properties), not keywords.
-            named = walked.rsplit("/", 1)[-1] in _SCHEMA_MAP
-            hint = suggest(token, node) if named and isinstance(node, dict) else ""
-            return f"$ref {ref!r} does not resolve: {walked!r} has no {token!r}{hint}"
-        walked += "/" + token
-    return None
 
 
 def check_arguments(schema: dict[str, Any], arguments: Any) -> list[Finding]:

@@ -8,8 +8,10 @@ Nothing raises: each check returns findings, and one function turns findings int
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import keyword
+import re
 from collections import defaultdict
 from functools import cache
 from importlib import resources
@@ -20,6 +22,7 @@ from jsonschema import Draft202012Validator
 from mcpgen import names
 from mcpgen.errors import Diagnostic
 from mcpgen.manifest.messages import Finding, describe
+from mcpgen.manifest.model import UNIMPLEMENTED_WIRE
 from mcpgen.manifest.sourcemap import JsonPath, SourceMap, format_path
 from mcpgen.manifest.tool_schema import check_arguments, check_tool_schema
 
@@ -73,6 +76,36 @@ def to_diagnostics(findings: list[Finding], source_map: SourceMap, file: str) ->
     return sorted(located)
 
 
+_TOOL_PREFIX = re.compile(r"tools\[(\d+)\]")
+
+
+def with_tool_names(diagnostics: list[Diagnostic], data: Any) -> list[Diagnostic]:
+    """`tools[4].input_schema…` → `tools[4] (invoices.render).input_schema…`.
+
+    In a manifest of 150 tools, the name is what a person looks for, not the index.
+    """
+    tools = data.get("tools") if isinstance(data, dict) else None
+    if not isinstance(tools, list):
+        return diagnostics
+    named = []
+    for diagnostic in diagnostics:
+        found = _TOOL_PREFIX.match(diagnostic.path)
+        index = int(found.group(1)) if found else -1
+        tool = tools[index] if 0 <= index < len(tools) else None
+        name = tool.get("name") if isinstance(tool, dict) else None
+        if found and isinstance(name, str) and name:
+            path = f"{found.group(0)} ({show_name(name)}){diagnostic.path[found.end() :]}"
+            named.append(dataclasses.replace(diagnostic, path=path))
+        else:
+            named.append(diagnostic)
+    return named
+
+
+def show_name(name: str, limit: int = 60) -> str:
+    """A tool name as a diagnostic shows it: shortened if very long."""
+    return name if len(name) <= limit else f"{name[: limit - 1]}…"
+
+
 def _tool_findings(tools: list[Any]) -> list[Finding]:
     findings: list[Finding] = []
     named: list[tuple[int, dict[str, Any]]] = []
@@ -103,11 +136,47 @@ def _one_tool(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
         findings += _example_findings(tool, path)
     if isinstance(tool.get("python_name"), str):
         findings += _keyword_findings(tool["python_name"], (*path, "python_name"), "python_name")
+        findings += _module_name_findings(tool["python_name"], (*path, "python_name"))
     if not tool.get("description"):
         message = "no description: hosts show it to the model to decide when to call the tool"
         findings.append(Finding(path, message, level="warning"))
     findings += _unpublished_annotations(tool, path)
+    findings += _unimplemented_properties(tool, path)
     return findings
+
+
+def _unimplemented_properties(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
+    return [
+        Finding(
+            (*path, u.parent, u.key),
+            f"'{u.parent}.{u.key}' will not be published: {u.why}",
+            level="warning",
+            at_key=True,
+        )
+        for u in UNIMPLEMENTED_WIRE
+        if u.found_in(tool)
+    ]
+
+
+# Modules of the generated package a handler module must not replace or shadow.
+_PACKAGE_MODULES = frozenset({"_generated", "handlers"})
+
+
+def _module_name_findings(name: str, path: JsonPath) -> list[Finding]:
+    """A python_name is a module in `handlers/`: it must not be a file Python or mcpgen owns."""
+    if name.startswith("__") and name.endswith("__"):
+        message = (
+            f"python_name '{name}' is a name Python reserves (handlers/{name}.py would be "
+            "the package's own file, not a handler); choose another name"
+        )
+        return [Finding(path, message)]
+    if name in _PACKAGE_MODULES:
+        message = (
+            f"python_name '{name}' is a module the generated package needs "
+            f"({', '.join(sorted(_PACKAGE_MODULES))}); choose another name"
+        )
+        return [Finding(path, message)]
+    return []
 
 
 # The annotations MCP defines; the SDK's ToolAnnotations model drops any other key.

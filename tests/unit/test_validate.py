@@ -107,7 +107,7 @@ def test_only_unknown_annotation_keys_are_warned_about() -> None:
 def test_unknown_key_suggests_the_closest() -> None:
     assert errors(tool(annotatons={}), descripton="x") == [
         "descripton: unknown key 'descripton'; did you mean 'description'?",
-        "tools[0].annotatons: unknown key 'annotatons'; did you mean 'annotations'?",
+        "tools[0] (get_forecast).annotatons: unknown key 'annotatons'; did you mean 'annotations'?",
     ]
 
 
@@ -128,9 +128,13 @@ def test_missing_required_keys_point_at_the_parent() -> None:
 
 def test_input_schema_spellings_are_exclusive() -> None:
     both = tool(inputSchema={"type": "object"})
-    assert errors(both) == ["tools[0]: a tool needs exactly one of `input_schema` or `inputSchema`"]
+    assert errors(both) == [
+        "tools[0] (get_forecast): a tool needs exactly one of `input_schema` or `inputSchema`"
+    ]
     outputs = tool(output_schema={"type": "object"}, outputSchema={"type": "object"})
-    assert errors(outputs) == ["tools[0]: give `output_schema` or `outputSchema`, not both"]
+    assert errors(outputs) == [
+        "tools[0] (get_forecast): give `output_schema` or `outputSchema`, not both"
+    ]
 
 
 def test_version_written_as_a_number_gets_a_quoting_hint() -> None:
@@ -173,7 +177,9 @@ def test_format_1_and_env_are_accepted() -> None:
 
 @pytest.mark.parametrize("name", ["get forecast", "", "a" * 129, "café", "a/b"])
 def test_invalid_tool_names(name: str) -> None:
-    assert errors(tool(name))[0].startswith("tools[0].name: a tool name is 1 to 128 characters")
+    shown = f" ({name if len(name) < 60 else name[:59] + '…'})" if name else ""
+    message = errors(tool(name))[0]
+    assert message.startswith(f"tools[0]{shown}.name: a tool name is 1 to 128 characters")
 
 
 @pytest.mark.parametrize("name", ["a", "A-b.c_d", "9lives", "a" * 128])
@@ -183,14 +189,15 @@ def test_valid_tool_names(name: str) -> None:
 
 def test_duplicate_tool_names_are_one_error_at_the_repeat() -> None:
     assert errors(tool("a"), tool("b"), tool("a")) == [
-        "tools[2].name: duplicate tool name 'a' (also tools[0])"
+        "tools[2] (a).name: duplicate tool name 'a' (also tools[0])"
     ]
 
 
 def test_python_name_collisions_are_one_error_naming_all() -> None:
     found = errors(tool("list-items"), tool("list_items"), tool("list.items"), tool("other"))
     assert found == [
-        "tools[1].name: tools 'list-items' (tools[0]), 'list_items' (tools[1]) and 'list.items' "
+        "tools[1] (list_items).name: tools 'list-items' (tools[0]), 'list_items' (tools[1]) and "
+        "'list.items' "
         "(tools[2]) all get the Python name 'list_items'; give all but one of them a `python_name:`"
     ]
 
@@ -205,10 +212,10 @@ def test_python_name_override_resolves_a_collision() -> None:
 
 def test_python_names_must_be_identifiers_and_unique() -> None:
     assert errors(tool("a", python_name="b-c"))[0].startswith(
-        "tools[0].python_name: python_name must be a Python identifier"
+        "tools[0] (a).python_name: python_name must be a Python identifier"
     )
     assert errors(tool("a", python_name="def")) == [
-        "tools[0].python_name: python_name 'def' is a Python keyword; choose another name"
+        "tools[0] (a).python_name: python_name 'def' is a Python keyword; choose another name"
     ]
     assert "all get the Python name 'b'" in errors(tool("a", python_name="b"), tool("b"))[0]
 
@@ -220,17 +227,17 @@ def test_property_names_never_collide() -> None:
 
 def test_renamed_from_must_not_name_a_current_tool() -> None:
     assert errors(tool("a", renamed_from="b"), tool("b")) == [
-        "tools[0].renamed_from: 'b' is still the name of a tool; "
+        "tools[0] (a).renamed_from: 'b' is still the name of a tool; "
         "renamed_from lists names no tool has any more"
     ]
     assert errors(tool("a", renamed_from=["old"]), tool("b", renamed_from="old")) == [
-        "tools[1].renamed_from: 'old' is also in renamed_from of tools[0]"
+        "tools[1] (b).renamed_from: 'old' is also in renamed_from of tools[0]"
     ]
 
 
 def test_timeout_must_be_positive() -> None:
     assert errors(tool(timeout=0)) == [
-        "tools[0].timeout: 0 is less than or equal to the minimum of 0"
+        "tools[0] (get_forecast).timeout: 0 is less than or equal to the minimum of 0"
     ]
     assert errors(tool(timeout=2.5)) == []
 
@@ -238,7 +245,7 @@ def test_timeout_must_be_positive() -> None:
 def test_a_tool_without_description_is_a_warning_only() -> None:
     manifest, diagnostics = check({"name": "a", "input_schema": {"type": "object"}})
     assert manifest is not None
-    assert [(d.level, d.path) for d in diagnostics] == [("warning", "tools[0]")]
+    assert [(d.level, d.path) for d in diagnostics] == [("warning", "tools[0] (a)")]
 
 
 # Tool schemas
@@ -249,10 +256,16 @@ def test_a_tool_without_description_is_a_warning_only() -> None:
     [
         (
             {"type": "string"},
-            "tools[0].input_schema.type: an input schema must have `type: object`",
+            "tools[0] (get_forecast).input_schema.type: an input schema must have `type: object`",
         ),
-        ({"properties": {}}, "tools[0].input_schema: an input schema must have `type: object`"),
-        ({"type": ["object", "null"]}, "tools[0].input_schema.type: an input schema must have"),
+        (
+            {"properties": {}},
+            "tools[0] (get_forecast).input_schema: an input schema must have `type: object`",
+        ),
+        (
+            {"type": ["object", "null"]},
+            "tools[0] (get_forecast).input_schema.type: an input schema must have",
+        ),
     ],
 )
 def test_mcp_requires_object_schemas(schema: dict[str, Any], message: str) -> None:
@@ -261,7 +274,9 @@ def test_mcp_requires_object_schemas(schema: dict[str, Any], message: str) -> No
 
 def test_output_schema_must_be_an_object_too() -> None:
     found = errors(tool(output_schema={"type": "array"}))
-    assert found[0].startswith("tools[0].output_schema.type: an output schema must have")
+    assert found[0].startswith(
+        "tools[0] (get_forecast).output_schema.type: an output schema must have"
+    )
 
 
 def test_metaschema_errors_are_all_collected() -> None:
@@ -271,10 +286,12 @@ def test_metaschema_errors_are_all_collected() -> None:
         "required": "a",
     }
     assert errors(tool(schema=schema)) == [
-        'tools[0].input_schema.properties.a.type: "int" is not one of "array", "boolean", '
+        'tools[0] (get_forecast).input_schema.properties.a.type: "int" is not one of "array", '
+        '"boolean", '
         '"integer", "null", "number", "object", "string"; did you mean \'integer\'?',
-        "tools[0].input_schema.properties.b.minimum: expected a number, got a string",
-        "tools[0].input_schema.required: expected a list, got a string",
+        "tools[0] (get_forecast).input_schema.properties.b.minimum: expected a number, got a "
+        "string",
+        "tools[0] (get_forecast).input_schema.required: expected a list, got a string",
     ]
 
 
@@ -291,16 +308,18 @@ def test_the_draft_named_in_dollar_schema_is_used() -> None:
     assert errors(tool(schema=draft7, examples=[{"arguments": {"pair": ["a", 1]}}])) == []
     bad = tool(schema=draft7, examples=[{"arguments": {"pair": ["a", "b"]}}])
     assert errors(bad) == [
-        "tools[0].examples[0].arguments.pair[1]: expected an integer, got a string"
+        "tools[0] (get_forecast).examples[0].arguments.pair[1]: expected an integer, got a string"
     ]
     # A tuple `items` list is draft-07; in 2020-12 it is an error.
     del draft7["$schema"]
-    assert errors(tool(schema=draft7))[0].startswith("tools[0].input_schema.properties.pair.items")
+    assert errors(tool(schema=draft7))[0].startswith(
+        "tools[0] (get_forecast).input_schema.properties.pair.items"
+    )
 
 
 def test_an_unknown_dialect_is_an_error() -> None:
     assert errors(tool(schema={"$schema": "https://example.com/x", "type": "object"})) == [
-        "tools[0].input_schema.$schema: unknown $schema 'https://example.com/x'; "
+        "tools[0] (get_forecast).input_schema.$schema: unknown $schema 'https://example.com/x'; "
         "mcpgen reads draft-04, draft-06, draft-07, 2019-09 or 2020-12"
     ]
 
@@ -311,7 +330,7 @@ def test_an_unknown_dialect_is_an_error() -> None:
         "#",
         "#/$defs/Node",
         "#/definitions/Old",
-        "#/properties/a",
+        "#/properties/b",
         "#/$defs/a~1b",
         "#/$defs/t~0x",
         "#/$defs/with%20space",
@@ -323,7 +342,7 @@ def test_an_unknown_dialect_is_an_error() -> None:
 def test_local_refs_resolve(ref: str) -> None:
     schema = {
         "type": "object",
-        "properties": {"a": {"$ref": ref}},
+        "properties": {"a": {"$ref": ref}, "b": {}},
         "$defs": {
             "Node": {
                 "$anchor": "node",
@@ -360,7 +379,9 @@ def test_local_refs_resolve(ref: str) -> None:
 )
 def test_unresolvable_local_refs(ref: str, message: str) -> None:
     schema = {"type": "object", "properties": {"a": {"$ref": ref}}, "$defs": {"Node": {}}}
-    assert errors(tool(schema=schema)) == [f"tools[0].input_schema.properties.a.$ref: {message}"]
+    assert errors(tool(schema=schema)) == [
+        f"tools[0] (get_forecast).input_schema.properties.a.$ref: {message}"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -383,7 +404,8 @@ def test_external_refs_are_refused_and_never_fetched(
     schema = {"type": "object", "properties": {"a": {"$ref": ref}}}
     found = errors(tool(schema=schema, examples=[{"arguments": {"a": 1}}]))
     assert found == [
-        f"tools[0].input_schema.properties.a.$ref: external $ref {ref!r} is refused: mcpgen never "
+        f"tools[0] (get_forecast).input_schema.properties.a.$ref: external $ref {ref!r} is "
+        "refused: mcpgen never "
         "fetches schemas; copy the definition under `$defs` and refer to it as '#/$defs/<Name>'"
     ]
 
@@ -402,9 +424,11 @@ def test_invalid_patterns_are_located_at_the_pattern() -> None:
     schema = obj(a={"type": "string", "pattern": "[a-"})
     schema["patternProperties"] = {"(x": {}}
     assert sorted(errors(tool(schema=schema))) == [
-        "tools[0].input_schema.patternProperties[\"(x\"]: invalid regular expression '(x': "
+        'tools[0] (get_forecast).input_schema.patternProperties["(x"]: invalid regular '
+        "expression '(x': "
         "Unbalanced parenthesis (patterns are ECMA-262)",
-        "tools[0].input_schema.properties.a.pattern: invalid regular expression '[a-': "
+        "tools[0] (get_forecast).input_schema.properties.a.pattern: invalid regular expression "
+        "'[a-': "
         "Unbalanced bracket (patterns are ECMA-262)",
     ]
 
@@ -428,9 +452,10 @@ def test_examples_are_checked_with_ecma_regexes_and_located() -> None:
         {"arguments": {"city": "paris", "days": 9, "x-1": "no"}},
     ]
     assert errors(tool(schema=schema, examples=examples)) == [
-        "tools[0].examples[1].arguments.city: 'paris' does not match the pattern '^\\p{Lu}'",
-        "tools[0].examples[1].arguments.days: 9 is greater than the maximum of 7",
-        "tools[0].examples[1].arguments.x-1: unknown key 'x-1'",
+        "tools[0] (get_forecast).examples[1].arguments.city: 'paris' does not match the pattern "
+        "'^\\p{Lu}'",
+        "tools[0] (get_forecast).examples[1].arguments.days: 9 is greater than the maximum of 7",
+        "tools[0] (get_forecast).examples[1].arguments.x-1: unknown key 'x-1'",
     ]
 
 
@@ -442,7 +467,7 @@ def test_example_errors_point_at_the_argument() -> None:
     )
     _, diagnostics = check_text(text, "m.yaml")
     assert [str(d) for d in diagnostics] == [
-        "m.yaml:8:27: tools[0].examples[0].arguments.days: expected an integer, got a string"
+        "m.yaml:8:27: tools[0] (t).examples[0].arguments.days: expected an integer, got a string"
     ]
 
 
@@ -463,7 +488,7 @@ def test_recursive_schemas_validate_examples() -> None:
     good = {"arguments": {"name": "a", "children": [{"name": "b", "children": []}]}}
     bad = {"arguments": {"children": [{"children": [{"name": 1}]}]}}
     assert errors(tool(schema=schema, examples=[good, bad])) == [
-        "tools[0].examples[1].arguments.children[0].children[0].name: "
+        "tools[0] (get_forecast).examples[1].arguments.children[0].children[0].name: "
         'expected a string, got an integer; quote it: "1"'
     ]
 
@@ -668,18 +693,101 @@ def test_refs_inside_an_id_resolve_against_that_resource() -> None:
     del inner["$defs"]
     found = errors(tool(schema=schema))
     assert found == [
-        "tools[0].input_schema.properties.a.$ref: $ref '#/$defs/x' does not resolve: "
+        "tools[0] (get_forecast).input_schema.properties.a.$ref: $ref '#/$defs/x' does not "
+        "resolve: "
         "'#' has no '$defs'"
     ]
 
 
-def test_a_ref_loop_is_reported_at_the_example_not_raised() -> None:
+def test_a_ref_to_the_schemas_own_absolute_id_is_local() -> None:
     schema = {
+        "$id": "https://x.example/a.json",
         "type": "object",
-        "properties": {"a": {"$ref": "#/$defs/a"}},
-        "$defs": {"a": {"$ref": "#/$defs/a"}},
+        "properties": {
+            "b": {"$ref": "https://x.example/a.json#/$defs/B"},
+            "c": {"$ref": "https://x.example/a.json"},
+            "d": {"$ref": "a.json#/$defs/B"},
+        },
+        "$defs": {"B": {"type": "string"}},
     }
-    assert errors(tool(schema=schema, examples=[{"arguments": {"a": 1}}])) == [
-        "tools[0].examples[0].arguments: cannot check this example: "
-        "the schema's $refs loop without end"
+    example = {"arguments": {"b": "text", "d": "text"}}
+    assert errors(tool(schema=schema, examples=[example])) == []
+    schema["properties"]["e"] = {"$ref": "https://x.example/other.json#/$defs/B"}
+    assert errors(tool(schema=schema)) == [
+        "tools[0] (get_forecast).input_schema.properties.e.$ref: external $ref "
+        "'https://x.example/other.json#/$defs/B' is refused: mcpgen never fetches schemas; copy "
+        "the definition under `$defs` and refer to it as '#/$defs/<Name>'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("defs", "at", "route"),
+    [
+        ({"a": {"$ref": "#/$defs/a"}}, "$defs.a", "'#/$defs/a' → here"),
+        (
+            {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}},
+            "$defs.a",
+            "'#/$defs/b' → '#/$defs/a' → here",
+        ),
+        (
+            {"a": {"allOf": [{"$ref": "#/$defs/b"}]}, "b": {"anyOf": [{"$ref": "#/$defs/a"}]}},
+            "$defs.a.allOf[0]",
+            "'#/$defs/b' → '#/$defs/a' → here",
+        ),
+    ],
+)
+def test_a_ref_loop_that_stays_on_the_same_value_is_an_error_at_its_ref(
+    defs: dict[str, Any], at: str, route: str
+) -> None:
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/a"}}, "$defs": defs}
+    first = route.split(" ", maxsplit=1)[0]
+    assert errors(tool(schema=schema, examples=[{"arguments": {"x": 1}}])) == [
+        f"tools[0] (get_forecast).input_schema.{at}.$ref: $ref {first} loops back here ({route}) "
+        "without passing through a property or an array item: validation would never end"
+    ]
+
+
+def test_a_ref_loop_is_located_at_the_refs_line() -> None:
+    text = (
+        "name: a\nversion: '1'\ntools:\n  - name: t\n    description: d\n"
+        "    input_schema:\n      type: object\n      $defs:\n"
+        "        A: {$ref: '#/$defs/B'}\n        B: {$ref: '#/$defs/A'}\n"
+    )
+    _, diagnostics = check_text(text, "m.yaml")
+    assert [(d.line, d.col, d.path) for d in diagnostics] == [
+        (9, 19, "tools[0] (t).input_schema.$defs.A.$ref")
+    ]
+
+
+def test_the_whole_schema_referring_to_itself_in_place_is_an_error() -> None:
+    found = errors(tool(schema={"type": "object", "$ref": "#"}))
+    assert found == [
+        "tools[0] (get_forecast).input_schema.$ref: $ref '#' loops back here ('#' → here) "
+        "without passing through a property or an array item: validation would never end"
+    ]
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"child": {"$ref": "#"}}},
+        {"type": "object", "properties": {"xs": {"type": "array", "items": {"$ref": "#"}}}},
+        {
+            "type": "object",
+            "properties": {"t": {"$ref": "#/$defs/T"}},
+            "$defs": {
+                "T": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/U"}]},
+                "U": {"type": "object", "additionalProperties": {"$ref": "#/$defs/T"}},
+            },
+        },
+        {
+            "type": "object",
+            "properties": {"t": {"$ref": "#/$defs/A"}},
+            "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "string"}},
+        },
+    ],
+)
+def test_recursion_through_a_property_or_an_item_is_recursive_data(
+    schema: dict[str, Any],
+) -> None:
+    assert errors(tool(schema=schema)) == []

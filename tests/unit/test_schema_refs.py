@@ -1,0 +1,114 @@
+"""mcpgen.schema_walk and mcpgen.schema_refs: one walker, one resolver, per draft."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from referencing.jsonschema import DRAFT4, DRAFT7, DRAFT202012
+
+from mcpgen.render.publish import without_unimplemented
+from mcpgen.schema_refs import SchemaRefs, inline_refs, localize_refs
+from mcpgen.schema_walk import map_schema, specification_for, walk
+
+OWN_ID = {
+    "$id": "https://x.example/a.json",
+    "type": "object",
+    "properties": {"b": {"$ref": "https://x.example/a.json#/$defs/B"}},
+    "$defs": {"B": {"type": "string"}},
+}
+
+
+def paths(schema: Any, spec: Any = None) -> list[tuple[str | int, ...]]:
+    return [node.path for node in walk(schema, spec)]
+
+
+def test_the_walker_follows_the_draft_the_schema_names() -> None:
+    draft7 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "items": [{"type": "string"}, {"type": "integer"}],
+        "dependencies": {"a": {"required": ["b"]}},
+        "prefixItems": [{"type": "null"}],
+    }
+    # draft-07: `items` is a list of schemas and `prefixItems` is not a keyword.
+    assert paths(draft7) == [(), ("items", 0), ("items", 1), ("dependencies", "a")]
+    as_2020 = {k: v for k, v in draft7.items() if k != "$schema"}
+    assert paths(as_2020) == [(), ("prefixItems", 0)]
+
+
+def test_a_property_named_like_a_keyword_is_a_property() -> None:
+    schema = {"properties": {"pattern": {"type": "string"}, "items": {"type": "integer"}}}
+    assert paths(schema) == [(), ("properties", "pattern"), ("properties", "items")]
+
+
+def test_malformed_keywords_are_skipped_not_raised() -> None:
+    schema = {"properties": "nope", "allOf": 3, "items": {"type": "string"}}
+    assert paths(schema) == [(), ("items",)]
+
+
+@pytest.mark.parametrize(
+    ("uri", "spec"),
+    [
+        ("http://json-schema.org/draft-07/schema#", DRAFT7),
+        ("https://json-schema.org/draft-07/schema", DRAFT7),
+        ("http://json-schema.org/draft-04/schema", DRAFT4),
+        ("https://json-schema.org/draft/2020-12/schema", DRAFT202012),
+    ],
+)
+def test_dialect_uris_are_read_with_their_usual_spellings(uri: str, spec: Any) -> None:
+    assert specification_for(uri) is spec
+
+
+def test_map_schema_rebuilds_without_touching_the_input() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string", "format": "email"}}}
+    mapped = map_schema(schema, lambda s: {k: v for k, v in s.items() if k != "format"})
+    assert mapped == {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert schema["properties"]["a"]["format"] == "email"
+
+
+def test_a_ref_to_the_own_id_resolves_and_becomes_a_local_pointer() -> None:
+    assert SchemaRefs(OWN_ID).problems() == []
+    assert localize_refs(OWN_ID)["properties"]["b"] == {"$ref": "#/$defs/B"}
+    assert inline_refs(OWN_ID).schema["properties"]["b"] == {"type": "string"}
+
+
+def test_refs_inside_an_embedded_resource_become_pointers_from_the_root() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"$id": "urn:sub", "$ref": "#/$defs/x", "$defs": {"x": {"type": "integer"}}},
+            "b": {"$ref": "urn:sub"},
+        },
+    }
+    local = localize_refs(schema)
+    assert local["properties"]["a"]["$ref"] == "#/properties/a/$defs/x"
+    assert "$id" not in local["properties"]["a"]
+    assert local["properties"]["b"] == {"$ref": "#/properties/a"}
+
+
+def test_pure_loops_are_found_and_data_recursion_is_not() -> None:
+    looping = {"$defs": {"a": {"not": {"$ref": "#/$defs/b"}}, "b": {"$ref": "#/$defs/a"}}}
+    assert [p.path for p in SchemaRefs(looping).problems()] == [("$defs", "a", "not")]
+    tree = {"properties": {"kids": {"items": {"$ref": "#"}}}}
+    assert SchemaRefs(tree).problems() == []
+
+
+def test_an_external_ref_is_never_retrieved() -> None:
+    (problem,) = SchemaRefs({"$ref": "https://example.com/s.json"}).problems()
+    assert problem.message.startswith("external $ref 'https://example.com/s.json' is refused")
+
+
+@pytest.mark.parametrize(
+    ("execution", "published"),
+    [
+        ({"taskSupport": "optional"}, None),
+        ({"taskSupport": "required", "other": 1}, {"other": 1}),
+        ({"taskSupport": "forbidden"}, {"taskSupport": "forbidden"}),
+    ],
+)
+def test_task_support_is_not_published(
+    execution: dict[str, Any], published: dict[str, Any] | None
+) -> None:
+    entry = without_unimplemented({"name": "t", "execution": execution, "icons": []})
+    assert entry.get("execution") == published
+    assert entry["icons"] == []
