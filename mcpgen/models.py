@@ -1,9 +1,9 @@
 """Tool schemas → pydantic v2 source, in one datamodel-code-generator run for all tools.
 
-The models are a typed *view* of arguments that jsonschema has already validated against
-the manifest's schemas. So the schemas given to the model generator are first relaxed
-where pydantic would judge differently from JSON Schema (ECMA-262 `pattern`s, `format`s,
-pattern-keyed maps): a call that passed validation must always build its model.
+What the generator reads is prepared in `model_schemas`. The output is a pure function of
+the manifest and mcpgen's version: its header carries a digest of every input (property
+order included, since it decides field order and which of two properties whose Python
+names collide keeps the plain name), so reusing the last file never depends on history.
 """
 
 from __future__ import annotations
@@ -15,97 +15,13 @@ from importlib import metadata
 from typing import Any
 
 from mcpgen.manifest.model import Manifest
+from mcpgen.model_schemas import model_schemas
 from mcpgen.render.header import GENERATED_HEADER
-from mcpgen.schema_walk import map_schema
 
-# Keys that only validate; jsonschema already did that with the right dialect.
-_VALIDATION_ONLY = ("pattern", "format", "contentEncoding", "contentMediaType")
-# Keys that decide the shape of a single-type branch and can move onto a `type: [T, null]`.
-_SIMPLE_BRANCH_KEYS = frozenset(
-    {
-        "type",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "minItems",
-        "maxItems",
-        "items",
-        "uniqueItems",
-        "enum",
-        "description",
-        "title",
-        "default",
-        "examples",
-    }
-)
+__all__ = ["GENERATOR_OPTIONS", "model_schemas", "models_header", "render_models"]
 
-
-def _relax(schema: dict[str, Any]) -> dict[str, Any]:
-    relaxed = {k: v for k, v in schema.items() if k not in _VALIDATION_ONLY}
-    relaxed = _pattern_properties_as_map(relaxed)
-    return _nullable_branch_as_type_list(relaxed)
-
-
-def _pattern_properties_as_map(schema: dict[str, Any]) -> dict[str, Any]:
-    """`patternProperties: {p: S}` → `additionalProperties: S`, i.e. `dict[str, S]`.
-
-    jsonschema still checks the keys against the patterns.
-    """
-    patterns = schema.get("patternProperties")
-    if not isinstance(patterns, dict) or not patterns:
-        return schema
-    values = list(patterns.values())
-    extra = schema.get("additionalProperties", True)
-    result = {k: v for k, v in schema.items() if k != "patternProperties"}
-    if len(values) == 1 and extra in (True, False):
-        result["additionalProperties"] = values[0]
-    else:
-        result["additionalProperties"] = True
-    return result
-
-
-def _nullable_branch_as_type_list(schema: dict[str, Any]) -> dict[str, Any]:
-    """`anyOf: [{type: T, ...}, {type: null}]` → `{type: [T, null], ...}`.
-
-    The generator would otherwise build a root model for the constrained branch, whose
-    `None` default is a type error for mypy.
-    """
-    branches = schema.get("anyOf")
-    if not isinstance(branches, list) or len(branches) != 2:
-        return schema
-    nulls = [b for b in branches if b == {"type": "null"}]
-    others = [b for b in branches if b != {"type": "null"}]
-    if len(nulls) != 1 or len(others) != 1:
-        return schema
-    branch = others[0]
-    if not isinstance(branch, dict) or not isinstance(branch.get("type"), str):
-        return schema
-    if not set(branch) <= _SIMPLE_BRANCH_KEYS or "enum" in branch:
-        return schema
-    merged = {k: v for k, v in schema.items() if k != "anyOf"}
-    for key, value in branch.items():
-        merged.setdefault(key, value)
-    merged["type"] = [branch["type"], "null"]
-    return merged
-
-
-def model_schemas(manifest: Manifest) -> list[dict[str, Any]]:
-    """The tools, as the MCP-tools document the model generator reads (names = class stems)."""
-    tools: list[dict[str, Any]] = []
-    for tool in manifest.tools:
-        entry: dict[str, Any] = {
-            "name": tool.class_name,
-            "inputSchema": map_schema(tool.input_schema, _relax),
-        }
-        if tool.output_schema is not None:
-            entry["outputSchema"] = map_schema(tool.output_schema, _relax)
-        tools.append(entry)
-    return tools
-
+# Bump when the source is changed after generation, so the cached models are renewed.
+_POSTPROCESS_REVISION = 1
 
 GENERATOR_OPTIONS: dict[str, Any] = {
     "disable_timestamp": True,
@@ -120,6 +36,10 @@ GENERATOR_OPTIONS: dict[str, Any] = {
     "use_double_quotes": True,
     "allow_population_by_field_name": True,
     "collapse_root_models": True,
+    # A field with a default is not Optional: `days: int = 3`, not `int | None = 3`.
+    "strict_nullable": True,
+    # A closed `prefixItems` array is a tuple: `tuple[float, float, float]`.
+    "use_tuple_for_closed_arrays": True,
 }
 
 
@@ -133,8 +53,11 @@ def models_header(tools: list[dict[str, Any]]) -> str:
         "tools": tools,
         "options": GENERATOR_OPTIONS,
         "generator": metadata.version("datamodel-code-generator"),
+        "mcpgen": metadata.version("mcpgen"),
+        "postprocess": _POSTPROCESS_REVISION,
     }
-    digest = hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
+    # Not sort_keys: the order of properties changes the models (field order, name clashes).
+    digest = hashlib.sha256(json.dumps(inputs).encode()).hexdigest()
     return f"{GENERATED_HEADER}\n# Model inputs: sha256:{digest}"
 
 
@@ -166,4 +89,4 @@ def render_models(manifest: Manifest, previous: str | None = None) -> str:
             **GENERATOR_OPTIONS,
         )
     assert isinstance(source, str)  # one module out, since no output path is given
-    return source
+    return source.rstrip("\n") + "\n"

@@ -20,7 +20,7 @@ ALERTS = {
 
 async def get_alerts(args: GetAlertsInput) -> str:
     """The state's alerts at or above `args.min_severity`, one per line."""
-    threshold = SEVERITIES.index(args.min_severity or "minor")
+    threshold = SEVERITIES.index(args.min_severity)
     alerts = [
         f"[{severity}] {text}"
         for severity, text in ALERTS.get(args.state, [])

@@ -28,9 +28,9 @@ def _to_units(celsius: float, units: str) -> float:
 
 async def get_forecast(args: GetForecastInput) -> GetForecastOutput:
     """Forecast `args.days` days for `args.city`."""
-    units = args.units or "metric"
+    units = args.units
     days = []
-    for day in range(1, (args.days or 3) + 1):
+    for day in range(1, args.days + 1):
         seed = _seed(args.city, day)
         low_c = 2 + seed % 15
         days.append(
