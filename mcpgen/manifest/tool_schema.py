@@ -148,10 +148,15 @@ def _pattern_findings(pattern: str, path: JsonPath, *, at_key: bool) -> list[Fin
     return []
 
 
+def reference_validator(schema: dict[str, Any]) -> Validator:
+    """A validator for `schema` in the draft it names, ECMA-262 patterns, nothing fetched."""
+    cls = dialect_of(schema) or DEFAULT_DIALECT
+    return with_ecma_regex(cls)(schema, registry=_NO_RETRIEVAL)
+
+
 def check_arguments(schema: dict[str, Any], arguments: Any) -> list[Finding]:
     """Each way `arguments` breaks `schema`, read in the draft the schema names."""
-    cls = dialect_of(schema) or DEFAULT_DIALECT
-    validator = with_ecma_regex(cls)(schema, registry=_NO_RETRIEVAL)
+    validator = reference_validator(schema)
     try:
         return [f for error in validator.iter_errors(arguments) for f in describe(error)]
     except Unresolvable as exc:  # a reference form the static check above does not model

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from jsonschema import Draft202012Validator, validators
+from mcpgen.manifest.tool_schema import reference_validator
 
 # For each JSON type, a value of another type.
 _WRONG_VALUE: dict[str, Any] = {
@@ -31,10 +31,10 @@ def _candidates(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def accepts(schema: dict[str, Any], arguments: dict[str, Any]) -> bool | None:
-    """Whether `schema` accepts `arguments`; None when Python's `re` cannot compile a pattern."""
-    validator = validators.validator_for(schema, default=Draft202012Validator)(schema)
+    """Whether `schema` accepts `arguments` (in the draft it names, ECMA-262 patterns, nothing
+    fetched); None when that cannot be decided."""
     try:
-        return bool(validator.is_valid(arguments))
+        return bool(reference_validator(schema).is_valid(arguments))
     except Exception:
         return None
 

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcpgen.errors import Diagnostic
+from mcpgen.manifest import check_text
 from mcpgen.manifest.load import LoadedYaml, load_yaml
 from mcpgen.manifest.sourcemap import SourceMap, format_path
 
@@ -234,3 +235,27 @@ def test_any_text_gives_data_or_diagnostics_never_an_exception(text: str) -> Non
     assert loaded.data is not None or loaded.diagnostics
     for diagnostic in loaded.diagnostics:
         assert diagnostic.line >= 1 and diagnostic.col >= 1
+
+
+def test_yaml_problems_inside_a_tool_name_the_tool() -> None:
+    text = (
+        "name: x\nversion: '1'\ntools:\n  - name: invoices.render\n    description: d\n"
+        "    input_schema: {type: object, properties: {a: {}, a: {}}}\n"
+        "  - description: no name yet\n    input_schema: {type: object, title: 2024-01-01}\n"
+    )
+    _, diagnostics = check_text(text, "m.yaml")
+    assert [(d.line, d.path) for d in diagnostics] == [
+        (6, "tools[0] (invoices.render).input_schema.properties.a"),
+        (7, "tools[1]"),  # a tool without a name is known by its index alone
+        (8, "tools[1].input_schema.title"),
+    ]
+
+
+def test_a_very_long_tool_name_is_shortened_in_diagnostics() -> None:
+    name = "x" * 200
+    text = f"name: x\nversion: '1'\ntools:\n  - name: {name}\n    input_schema: {{type: object}}\n"
+    _, diagnostics = check_text(text, "m.yaml")
+    assert {d.path for d in diagnostics} == {
+        f"tools[0] ({'x' * 59}…)",
+        f"tools[0] ({'x' * 59}…).name",
+    }
