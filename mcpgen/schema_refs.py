@@ -16,7 +16,7 @@ from functools import reduce
 from typing import Any, NoReturn, cast
 from urllib.parse import unquote
 
-from referencing import Registry, Specification
+from referencing import Registry, Resource, Specification
 from referencing._core import Resolver
 from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
 
@@ -81,7 +81,7 @@ class SchemaRefs:
     def __init__(self, schema: Schema, specification: Specification[Any] | None = None) -> None:
         spec = specification_of(schema, specification or DEFAULT_SPECIFICATION)
         resource = spec.create_resource(schema)
-        base = resource.id() or ""
+        base = _id_of(resource)
         registry: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
         registry = registry.with_resource(base, resource)
         try:
@@ -122,7 +122,10 @@ class SchemaRefs:
         if known is not None:
             return known
         spec = specification_of(target, node.specification)
-        resolver = resolved.resolver.in_subresource(spec.create_resource(target))
+        resource = spec.create_resource(target)
+        resolver = (
+            resolved.resolver.in_subresource(resource) if _id_of(resource) else resolved.resolver
+        )
         return Scoped(None, target, spec, resolver)
 
     def problems(self) -> list[RefProblem]:
@@ -211,9 +214,18 @@ def _inside(parent: Scoped, child: Subschema) -> Scoped:
 def _child_of(parent: Scoped, child: Scoped) -> Scoped:
     """`child` with the resolver of its own scope (a new base URI if it has an `$id`)."""
     resource = child.specification.create_resource(child.schema)
-    return Scoped(
-        child.path, child.schema, child.specification, parent.resolver.in_subresource(resource)
-    )
+    resolver = parent.resolver.in_subresource(resource) if _id_of(resource) else parent.resolver
+    return Scoped(child.path, child.schema, child.specification, resolver)
+
+
+def _id_of(resource: Resource[Any]) -> str:
+    """The resource's own URI, or "" when it has none, or one that is not a string (the
+    metaschema reports that; resolution goes on as if it were absent)."""
+    try:
+        found = resource.id()
+    except (AttributeError, TypeError):
+        return ""
+    return found if isinstance(found, str) else ""
 
 
 def _container_paths(root: Any) -> dict[int, JsonPath]:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from referencing.jsonschema import DRAFT4, DRAFT7, DRAFT202012
 
+from mcpgen.model_schemas import model_schema
 from mcpgen.render.publish import without_unimplemented
 from mcpgen.schema_refs import SchemaRefs, inline_refs, localize_refs
 from mcpgen.schema_walk import map_schema, specification_for, walk
@@ -112,3 +115,59 @@ def test_task_support_is_not_published(
     entry = without_unimplemented({"name": "t", "execution": execution, "icons": []})
     assert entry.get("execution") == published
     assert entry["icons"] == []
+
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.sampled_from(["", "#", "x"]))
+REFS = st.sampled_from(
+    [
+        "#",
+        "#/$defs/a",
+        "#/$defs/b",
+        "#/properties/p",
+        "#a",
+        "sub.json",
+        "urn:x",
+        "#/$defs/%zz",
+        "#/$defs/a/items/0",
+    ]
+)
+KEYWORDS = st.sampled_from(
+    [
+        "$ref",
+        "$id",
+        "$anchor",
+        "$schema",
+        "items",
+        "allOf",
+        "anyOf",
+        "not",
+        "properties",
+        "$defs",
+        "prefixItems",
+        "type",
+    ]
+)
+SCHEMAS = st.recursive(
+    st.dictionaries(KEYWORDS, st.one_of(SCALARS, REFS), max_size=3),
+    lambda inner: st.dictionaries(
+        KEYWORDS,
+        st.one_of(
+            inner,
+            st.lists(inner, max_size=2),
+            st.dictionaries(st.sampled_from(["a", "b", "p"]), inner, max_size=2),
+            REFS,
+            SCALARS,
+        ),
+        max_size=4,
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(SCHEMAS)
+def test_any_schema_shaped_data_resolves_or_reports_never_raises(schema: dict[str, Any]) -> None:
+    SchemaRefs(schema).problems()
+    localize_refs(schema)
+    inline_refs(schema)
+    model_schema(schema)
