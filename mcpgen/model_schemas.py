@@ -191,6 +191,8 @@ def name_branches(schema: Schema) -> Schema:
     """A copy where each object branch of a `oneOf`/`anyOf` that has a name (its `title`, or
     the `const` that tells it from its siblings) moves under `$defs` with that name, so the
     generator names its class after it: `$defs: {AttachmentLink: …}`."""
+    if not isinstance(schema.get("$defs", {}), dict):
+        return schema  # the metaschema reports it; nowhere to name branches
     result = copy.deepcopy(schema)
     namer = _BranchNamer(result)
     namer.visit(result, "", ())

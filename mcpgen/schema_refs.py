@@ -12,13 +12,14 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import reduce
+from functools import cached_property, reduce
 from typing import Any, NoReturn, cast
 from urllib.parse import unquote
 
 from referencing import Registry, Resource, Specification
 from referencing._core import Resolver
 from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
+from referencing.jsonschema import DRAFT4, DRAFT6, DRAFT7
 
 from mcpgen.schema_walk import (
     DEFAULT_SPECIFICATION,
@@ -35,6 +36,8 @@ from mcpgen.schema_walk import (
 IN_PLACE = frozenset(
     {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"}
 )
+# Drafts in which `$ref` replaces the schema it is written in: its siblings are not applied.
+_REF_IGNORES_SIBLINGS = (DRAFT4, DRAFT6, DRAFT7)
 # Maps whose keys a person chose (definitions, properties): a misspelt key gets a suggestion.
 _NAMED_MAPS = frozenset({"$defs", "definitions", "properties"})
 # Keywords that only annotate: a `$ref` beside them can be merged into its target safely.
@@ -145,6 +148,8 @@ class SchemaRefs:
             target = self.lookup(node, ref)
             if isinstance(target, Scoped):
                 yield target
+            if node.specification in _REF_IGNORES_SIBLINGS:
+                return
         for child in children(node.schema, node.specification):
             if child.path[0] in IN_PLACE:
                 yield self._by_id.get(id(child.schema)) or _child_of(node, _inside(node, child))
@@ -174,11 +179,12 @@ class SchemaRefs:
         return list(loops.values())
 
     def _loop(self, cycle: list[Scoped]) -> RefProblem:
-        """The loop reported at its first `$ref` in the document."""
-        refs = [n for n in cycle if isinstance(n.schema.get("$ref"), str) and n.path is not None]
-        first = min(refs or cycle, key=lambda n: self._order.get(id(n.schema), len(self._order)))
-        at = cycle.index(first)
-        steps = [n.schema["$ref"] for n in cycle[at:] + cycle[:at] if "$ref" in n.schema]
+        """The loop reported at the first of its `$ref`s in the document."""
+        hops = [n for i, n in enumerate(cycle) if self._refers_to(n, cycle[(i + 1) % len(cycle)])]
+        first = min(hops, key=lambda n: self._order.get(id(n.schema), len(self._order)))
+        at = next(i for i, n in enumerate(cycle) if n is first)
+        hop_ids = {id(n) for n in hops}
+        steps = [n.schema["$ref"] for n in cycle[at:] + cycle[:at] if id(n) in hop_ids]
         route = " → ".join([*(repr(step) for step in steps), "here"])
         message = (
             f"$ref {steps[0]!r} loops back here ({route}) without passing through a property "
@@ -186,16 +192,23 @@ class SchemaRefs:
         )
         return RefProblem(first.path or (), message)
 
+    def _refers_to(self, node: Scoped, target: Scoped) -> bool:
+        ref = node.schema.get("$ref")
+        if not isinstance(ref, str):
+            return False
+        found = self.lookup(node, ref)
+        return isinstance(found, Scoped) and found.schema is target.schema
+
+    @cached_property
+    def _paths(self) -> dict[int, JsonPath]:
+        return _container_paths(self.root)
+
     def local_pointer(self, node: Scoped, ref: str) -> str | None:
         """`ref` as a pointer from the root (`#/$defs/B`), or None if it does not resolve."""
         target = self.lookup(node, ref)
         if isinstance(target, RefProblem):
             return None
-        path = (
-            target.path
-            if target.path is not None
-            else _container_paths(self.root).get(id(target.schema))
-        )
+        path = target.path if target.path is not None else self._paths.get(id(target.schema))
         if path is None:
             return None
         return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)

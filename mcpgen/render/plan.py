@@ -8,7 +8,7 @@ from typing import Any
 
 from mcpgen.errors import McpgenError
 from mcpgen.hosts import render_host_files
-from mcpgen.manifest.model import WIRE_KEYS, Manifest, Tool
+from mcpgen.manifest.model import UNIMPLEMENTED_WIRE, WIRE_KEYS, Manifest, Tool
 from mcpgen.models import render_models
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
@@ -87,6 +87,7 @@ def _generated_files(
         "header_text": GENERATED_HEADER_TEXT,
         "handler_paths": handler_paths,
         "wire_keys": WIRE_KEYS,
+        "unpublished": [(u.parent, u.key, sorted(u.truthful)) for u in UNIMPLEMENTED_WIRE],
         "definitions": {t.name: published_definition(manifest, t) for t in manifest.tools},
         "model_names": _model_names(manifest, models_source),
         "required_env": tuple(

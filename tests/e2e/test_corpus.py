@@ -12,6 +12,7 @@ from mcp import Client, StdioServerParameters
 
 from mcpgen.manifest.model import WIRE_KEYS
 from mcpgen.manifest.validate import MCP_ANNOTATIONS
+from mcpgen.render.publish import without_unimplemented
 from tests.e2e.helpers import (
     ProjectVenv,
     assert_lint_clean,
@@ -38,8 +39,9 @@ def expected_tools(source: Path) -> list[dict[str, object]]:
 
 
 def published_form(tool: dict[str, object]) -> dict[str, object]:
-    """What an MCP SDK server can publish: annotation keys MCP does not define are dropped
-    (mcpgen warns about them at validation)."""
+    """What an MCP SDK server can publish: annotation keys MCP does not define are dropped,
+    and so are properties the server does not implement (mcpgen warns about both)."""
+    tool = without_unimplemented(tool)
     annotations = tool.get("annotations")
     if isinstance(annotations, dict):
         kept = {k: v for k, v in annotations.items() if k in MCP_ANNOTATIONS}

@@ -171,3 +171,13 @@ def test_any_schema_shaped_data_resolves_or_reports_never_raises(schema: dict[st
     localize_refs(schema)
     inline_refs(schema)
     model_schema(schema)
+
+
+def test_a_loop_is_reported_at_the_ref_that_closes_it() -> None:
+    schema = {"definitions": {"a": {}}, "$ref": "#/definitions/a", "allOf": [{"$ref": "#"}]}
+    (problem,) = SchemaRefs(schema).problems()
+    assert problem.path == ("allOf", 0)
+    assert problem.message.startswith("$ref '#' loops back here ('#' → here)")
+    # Before 2019-09, a `$ref` replaces its schema: the `allOf` beside it is never applied.
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", **schema}
+    assert SchemaRefs(draft7).problems() == []

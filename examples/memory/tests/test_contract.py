@@ -34,6 +34,9 @@ WIRE_KEYS = (
     "_meta",
 )
 SPELLINGS = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
+# Properties MCP defines that this server does not implement are not published (mcpgen
+# warns about them): (where, key, the values that say what the server does anyway).
+UNPUBLISHED: list[Any] = [("execution", "taskSupport", ["forbidden"])]
 # `inline_refs: true` in the manifest: schemas go out with their local $refs inlined.
 INLINED_REFS = False
 
@@ -63,8 +66,21 @@ def manifest_tools() -> list[dict[str, Any]]:
     entries = []
     for tool in document.get("tools") or []:
         spelled = {SPELLINGS.get(key, key): value for key, value in tool.items()}
-        entries.append({key: spelled[key] for key in WIRE_KEYS if key in spelled})
+        entries.append(as_published({key: spelled[key] for key in WIRE_KEYS if key in spelled}))
     return entries
+
+
+def as_published(entry: dict[str, Any]) -> dict[str, Any]:
+    """`entry` without what the server does not implement (and a parent left empty)."""
+    for parent, key, truthful in UNPUBLISHED:
+        value = entry.get(parent)
+        if isinstance(value, dict) and key in value and value[key] not in truthful:
+            rest = {k: v for k, v in value.items() if k != key}
+            if rest:
+                entry[parent] = rest
+            else:
+                del entry[parent]
+    return entry
 
 
 def as_seen(tool: Tool) -> dict[str, Any]:
