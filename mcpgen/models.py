@@ -14,6 +14,7 @@ import warnings
 from importlib import metadata
 from typing import Any
 
+from mcpgen import __version__
 from mcpgen.manifest.model import Manifest
 from mcpgen.model_schemas import model_schemas
 from mcpgen.render.header import GENERATED_HEADER
@@ -53,7 +54,7 @@ def models_header(tools: list[dict[str, Any]]) -> str:
         "tools": tools,
         "options": GENERATOR_OPTIONS,
         "generator": metadata.version("datamodel-code-generator"),
-        "mcpgen": metadata.version("mcpgen"),
+        "mcpgen": __version__,
         "postprocess": _POSTPROCESS_REVISION,
     }
     # Not sort_keys: the order of properties changes the models (field order, name clashes).

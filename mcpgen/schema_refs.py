@@ -27,6 +27,7 @@ from mcpgen.schema_walk import (
     Schema,
     Subschema,
     children,
+    json_pointer,
     specification_of,
 )
 
@@ -211,7 +212,7 @@ class SchemaRefs:
         path = target.path if target.path is not None else self._paths.get(id(target.schema))
         if path is None:
             return None
-        return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+        return json_pointer(path)
 
 
 def _children(node: Scoped) -> list[Scoped]:

@@ -38,11 +38,16 @@ def specification_for(dialect: str) -> Specification[Any] | None:
     return None
 
 
-def specification_of(schema: Any, default: Specification[Any]) -> Specification[Any]:
-    """The draft `schema` declares with `$schema`, or `default` (also when it is unknown)."""
+def specification_of(schema: Any, default: Specification[Any] | None) -> Specification[Any]:
+    """The draft `schema` declares with `$schema`, else `default` (2020-12 if None)."""
     dialect = schema.get("$schema") if isinstance(schema, dict) else None
     found = specification_for(dialect) if isinstance(dialect, str) else None
-    return found or default
+    return found or default or DEFAULT_SPECIFICATION
+
+
+def json_pointer(path: JsonPath) -> str:
+    """`("$defs", "a/b")` → `#/$defs/a~1b`: a reference to that place from the root."""
+    return "#" + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
 @dataclass(frozen=True)
