@@ -791,3 +791,47 @@ def test_recursion_through_a_property_or_an_item_is_recursive_data(
     schema: dict[str, Any],
 ) -> None:
     assert errors(tool(schema=schema)) == []
+
+
+@pytest.mark.parametrize("value", ["optional", "required"])
+def test_task_support_the_server_lacks_is_a_warning_at_its_key(value: str) -> None:
+    text = (
+        "name: a\nversion: '1'\ntools:\n  - name: t\n    description: d\n"
+        f"    execution: {{taskSupport: {value}}}\n    input_schema: {{type: object}}\n"
+    )
+    manifest, diagnostics = check_text(text, "m.yaml")
+    assert manifest is not None
+    assert [str(d) for d in diagnostics] == [
+        "m.yaml:6:17: tools[0] (t).execution.taskSupport: warning: 'execution.taskSupport' "
+        "will not be published: the server does not implement MCP tasks (it declares no "
+        "tasks capability)"
+    ]
+
+
+def test_task_support_forbidden_says_what_the_server_does_and_is_kept() -> None:
+    manifest, diagnostics = check(tool(execution={"taskSupport": "forbidden"}))
+    assert diagnostics == [] and manifest is not None
+    assert manifest.tools[0].wire()["execution"] == {"taskSupport": "forbidden"}
+
+
+@pytest.mark.parametrize(
+    ("python_name", "reason"),
+    [
+        ("__init__", "is a name Python reserves"),
+        ("__main__", "is a name Python reserves"),
+        ("_generated", "is a module the generated package needs"),
+        ("handlers", "is a module the generated package needs"),
+    ],
+)
+def test_python_names_that_would_replace_package_files_are_errors(
+    python_name: str, reason: str
+) -> None:
+    (found,) = errors(tool(python_name=python_name))
+    assert found.startswith(
+        f"tools[0] (get_forecast).python_name: python_name '{python_name}' {reason}"
+    )
+
+
+@pytest.mark.parametrize("python_name", ["_private", "init", "generated", "handler", "__x"])
+def test_python_names_close_to_reserved_ones_are_fine(python_name: str) -> None:
+    assert errors(tool(python_name=python_name)) == []
