@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +100,6 @@ def _generated_files(
     }
     rendered = {
         f"{paths.generated}/__init__.py": "__init__.py.jinja",
-        f"{paths.generated}/runtime.py": "runtime.py.jinja",
-        f"{paths.generated}/validation.py": "validation.py.jinja",
-        f"{paths.generated}/stdio.py": "stdio.py.jinja",
         f"{paths.generated}/tools.py": "tools.py.jinja",
         f"{paths.generated}/server.py": "server.py.jinja",
         f"{paths.package}/__main__.py": "__main__.py.jinja",
@@ -111,7 +109,26 @@ def _generated_files(
     }
     files = [PlannedFile(f"{paths.generated}/models.py", models_source, "generated")]
     files += [PlannedFile(path, _render(t, **context), "generated") for path, t in rendered.items()]
+    files += _runtime_files(paths)
     return files
+
+
+def _runtime_files(paths: ProjectPaths) -> list[PlannedFile]:
+    """`mcpgen.runtime`'s modules, copied verbatim under the generated header."""
+    package = resources.files("mcpgen.runtime")
+    modules = [
+        item
+        for item in sorted(package.iterdir(), key=lambda item: item.name)
+        if item.name.endswith(".py") and item.name != "__init__.py"
+    ]
+    return [
+        PlannedFile(
+            f"{paths.generated}/{module.name}",
+            f"{GENERATED_HEADER}\n{module.read_text(encoding='utf-8')}",
+            "generated",
+        )
+        for module in modules
+    ]
 
 
 def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
