@@ -220,17 +220,30 @@ class Dispatcher:
     ) -> CallToolResult:
         return await self.call(params.name, params.arguments or {})
 
-    async def call(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
-        """Validate, build the typed model, run the handler, check its result."""
+    def _tool(self, name: str) -> CompiledTool:
         tool = self._tools.get(name)
         if tool is None:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
+        return tool
+
+    def admit(self, name: str, arguments: Mapping[str, Any]) -> BaseModel | CallToolResult:
+        """The handler's model of `arguments` if the tool's input schema accepts them, else
+        the tool error that refuses them (the verdict alone: no handler runs)."""
+        tool = self._tool(name)
         problems = tool.input_check.problems(arguments)
         if problems:
             return error_result(
                 f"Invalid arguments for tool {name!r}:\n" + "\n".join(f"- {p}" for p in problems)
             )
-        model = typed_arguments(tool.spec.input_model, arguments)
+        model: BaseModel = typed_arguments(tool.spec.input_model, arguments)
+        return model
+
+    async def call(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
+        """Validate, build the typed model, run the handler, check its result."""
+        tool = self._tool(name)
+        model = self.admit(name, arguments)
+        if isinstance(model, CallToolResult):
+            return model
         try:
             outcome = await tool.invoke(model)
         except NotImplementedError:
