@@ -22,7 +22,7 @@ from schema_cases import cases
 from memory._generated.ecma_regex import with_ecma_regex
 from memory._generated.server import dispatcher
 
-EXAMPLES = int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "10"))
 SCHEMAS: dict[str, Any] = {tool["name"]: tool["inputSchema"] for tool in dispatcher.published}
 STRATEGIES = {name: cases(schema) for name, schema in SCHEMAS.items()}
 

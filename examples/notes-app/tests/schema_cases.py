@@ -11,6 +11,7 @@ validators to say; the tests only demand that the server's verdict equals the re
 from __future__ import annotations
 
 import json
+import re
 import warnings
 import zlib
 from collections.abc import Iterator, Mapping
@@ -70,9 +71,47 @@ def valid_instances(schema: Mapping[str, Any]) -> st.SearchStrategy[Any] | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. formats it does not know
-            return from_schema(dict(schema))
+            return from_schema(_python_readable(schema))
     except Exception:
         return None
+
+
+# Keywords whose value maps names (of properties, definitions) to schemas, not keywords.
+_NAMING_KEYWORDS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+
+
+def _python_readable(schema: Any, names_of: str | None = None) -> Any:
+    """`schema` without the regexes Python's `re` cannot compile (`\\p{L}`, ...).
+
+    hypothesis-jsonschema generates with `re`; where it cannot read a pattern it filters
+    arbitrary strings by it, which never succeeds. The instances drawn without the pattern
+    are still judged, by both validators, against the real schema. `names_of` is the
+    keyword whose value `schema` is when its keys are names, not keywords.
+    """
+    if isinstance(schema, list):
+        return [_python_readable(item) for item in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    readable: dict[str, Any] = {}
+    for key, value in schema.items():
+        if names_of is not None:
+            if names_of != "patternProperties" or _compiles(key):
+                readable[key] = _python_readable(value)
+        elif key == "pattern" and isinstance(value, str) and not _compiles(value):
+            continue
+        else:
+            readable[key] = _python_readable(value, key if key in _NAMING_KEYWORDS else None)
+    return readable
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
 
 
 def cases(schema: Mapping[str, Any]) -> st.SearchStrategy[Case]:

@@ -2,71 +2,26 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp.types import INVALID_REQUEST, PARSE_ERROR
 from pydantic import BaseModel, ValidationError
 
 from mcpgen.runtime.stdio import error_for
+from tests.unit.runtime.stdio_session import Session
 from tests.unit.runtime.tiny_tools import ECHO, TOOLS
 
 SERVER = Path(__file__).with_name("tiny_server.py")
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-
 ARABIC_INDIC_ONE = "\u0661"  # a digit to Python's `\d`, not to ECMA-262's
-
-
-class Session:
-    def __init__(self, process: subprocess.Popen[str]) -> None:
-        self._process = process
-
-    def send(self, line: str) -> None:
-        assert self._process.stdin is not None
-        self._process.stdin.write(line + "\n")
-        self._process.stdin.flush()
-
-    def request(self, message: dict[str, Any] | str) -> dict[str, Any]:
-        self.send(message if isinstance(message, str) else json.dumps(message))
-        assert self._process.stdout is not None
-        answer: dict[str, Any] = json.loads(self._process.stdout.readline())
-        return answer
 
 
 @pytest.fixture(scope="module")
 def session() -> Iterator[Session]:
-    process = subprocess.Popen(
-        [sys.executable, str(SERVER)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        encoding="utf-8",
-    )
-    try:
-        opened = Session(process)
-        assert "result" in opened.request(INITIALIZE)
-        opened.send(json.dumps(INITIALIZED))
+    with Session.open([sys.executable, str(SERVER)]) as opened:
         yield opened
-    finally:
-        assert process.stdin is not None
-        process.stdin.close()
-        process.wait(timeout=20)
 
 
 def test_tools_list_publishes_the_definitions_verbatim(session: Session) -> None:
