@@ -140,7 +140,6 @@ def _one_tool(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
     if not tool.get("description"):
         message = "no description: hosts show it to the model to decide when to call the tool"
         findings.append(Finding(path, message, level="warning"))
-    findings += _unpublished_annotations(tool, path)
     findings += _unimplemented_properties(tool, path)
     return findings
 
@@ -177,29 +176,6 @@ def _module_name_findings(name: str, path: JsonPath) -> list[Finding]:
         )
         return [Finding(path, message)]
     return []
-
-
-# The annotations MCP defines; the SDK's ToolAnnotations model drops any other key.
-MCP_ANNOTATIONS = frozenset(
-    {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
-)
-
-
-def _unpublished_annotations(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
-    annotations = tool.get("annotations")
-    if not isinstance(annotations, dict):
-        return []
-    return [
-        Finding(
-            (*path, "annotations", key),
-            f"'{key}' is not an MCP tool annotation, so the MCP SDK does not publish it; "
-            "keep it under `_meta` to send it to clients",
-            level="warning",
-            at_key=True,
-        )
-        for key in annotations
-        if key not in MCP_ANNOTATIONS
-    ]
 
 
 def _example_findings(tool: dict[str, Any], path: JsonPath) -> list[Finding]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,8 @@ from mcpgen.render.plan_types import PlannedFile, RenderPlan
 from mcpgen.render.publish import published_definition
 
 CONTRACT_TEST = "tests/test_contract.py"
+VERDICT_TEST = "tests/test_schema_verdicts.py"
+GENERATED_TESTS = (CONTRACT_TEST, VERDICT_TEST)
 
 
 class ProjectPaths:
@@ -32,10 +36,10 @@ class ProjectPaths:
         return f"{self.package}/handlers/{tool.python_name}.py"
 
     def user_test(self, tool: Tool) -> str:
-        """`tests/test_<python_name>.py`; a tool named `contract` would take the generated
-        contract test, so it gets the first `test_contract_tool[N].py` no tool claims."""
+        """`tests/test_<python_name>.py`; a tool named `contract` would take a generated test,
+        so it gets the first `test_contract_tool[N].py` no tool claims."""
         path = f"tests/test_{tool.python_name}.py"
-        if path != CONTRACT_TEST:
+        if path not in GENERATED_TESTS:
             return path
         candidates = (
             f"tests/test_{tool.python_name}_tool{n if n > 1 else ''}.py" for n in itertools.count(1)
@@ -100,19 +104,37 @@ def _generated_files(
     }
     rendered = {
         f"{paths.generated}/__init__.py": "__init__.py.jinja",
-        f"{paths.generated}/runtime.py": "runtime.py.jinja",
-        f"{paths.generated}/validation.py": "validation.py.jinja",
-        f"{paths.generated}/stdio.py": "stdio.py.jinja",
         f"{paths.generated}/tools.py": "tools.py.jinja",
         f"{paths.generated}/server.py": "server.py.jinja",
         f"{paths.package}/__main__.py": "__main__.py.jinja",
         f"{paths.package}/py.typed": "py.typed.jinja",
         CONTRACT_TEST: "test_contract.py.jinja",
+        VERDICT_TEST: "test_schema_verdicts.py.jinja",
         "TOOLS.md": "TOOLS.md.jinja",
     }
     files = [PlannedFile(f"{paths.generated}/models.py", models_source, "generated")]
     files += [PlannedFile(path, _render(t, **context), "generated") for path, t in rendered.items()]
+    files += _runtime_files(paths)
+    cases = resources.files("mcpgen.runtime.testing") / "schema_cases.py"
+    files.append(_copied("tests/schema_cases.py", cases))
     return files
+
+
+def _runtime_files(paths: ProjectPaths) -> list[PlannedFile]:
+    """`mcpgen.runtime`'s modules, copied verbatim into `_generated/`."""
+    package = resources.files("mcpgen.runtime")
+    return [
+        _copied(f"{paths.generated}/{item.name}", item)
+        for item in sorted(package.iterdir(), key=lambda item: item.name)
+        if item.name.endswith(".py") and item.name != "__init__.py"
+    ]
+
+
+def _copied(path: str, source: Traversable) -> PlannedFile:
+    """A module of mcpgen's, verbatim under the generated header."""
+    return PlannedFile(
+        path, f"{GENERATED_HEADER}\n{source.read_text(encoding='utf-8')}", "generated"
+    )
 
 
 def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:

@@ -33,6 +33,8 @@ PROJECT_REQUIREMENTS = (
     "ruamel.yaml>=0.18",
     "hatchling>=1.25",
     "types-jsonschema",
+    "hypothesis>=6.100,<6.170.10",
+    "hypothesis-jsonschema>=0.23",
 )
 
 

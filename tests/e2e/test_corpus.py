@@ -11,7 +11,6 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from mcpgen.manifest.model import WIRE_KEYS
-from mcpgen.manifest.validate import MCP_ANNOTATIONS
 from mcpgen.render.publish import without_unimplemented
 from tests.e2e.helpers import (
     ProjectVenv,
@@ -35,18 +34,8 @@ def expected_tools(source: Path) -> list[dict[str, object]]:
         entries = [{k: t[k] for k in WIRE_KEYS if k in t} for t in tools]
     else:
         entries = manifest_wire_tools(source)
-    return [published_form(entry) for entry in entries]
-
-
-def published_form(tool: dict[str, object]) -> dict[str, object]:
-    """What an MCP SDK server can publish: annotation keys MCP does not define are dropped,
-    and so are properties the server does not implement (mcpgen warns about both)."""
-    tool = without_unimplemented(tool)
-    annotations = tool.get("annotations")
-    if isinstance(annotations, dict):
-        kept = {k: v for k, v in annotations.items() if k in MCP_ANNOTATIONS}
-        return {**tool, "annotations": kept}
-    return tool
+    # Published verbatim, less the properties the server does not implement.
+    return [without_unimplemented(entry) for entry in entries]
 
 
 @pytest.fixture(scope="module", params=[pytest.param(source, id=name) for name, source in CASES])

@@ -105,5 +105,5 @@ async def test_ecma_pattern_and_wire_property_names() -> None:
 async def test_every_problem_is_named() -> None:
     result = await call("letters", {"name": 5, "item-count": "x"})
     assert result.is_error
-    assert "- name: 5 is not of type 'string'" in text(result)
-    assert "- item-count: 'x' is not of type 'integer'" in text(result)
+    assert "- $.name: 5 is not of type 'string'" in text(result)
+    assert "- $.item-count: 'x' is not of type 'integer'" in text(result)

@@ -3,98 +3,33 @@
 
 from __future__ import annotations
 
-import argparse
-import logging
-import os
-import sys
 from collections.abc import Sequence
 from typing import Any
 
-import anyio
 from mcp.server import Server
-from mcp.server.stdio import stdio_server
 
-from weather._generated import SERVER_NAME, SERVER_VERSION
+from weather._generated import SERVER_NAME, SERVER_VERSION, serve
 from weather._generated.runtime import Dispatcher
-from weather._generated.stdio import UnreadableLinesAnswered
 from weather._generated.tools import TOOLS
 
-INSTRUCTIONS: str | None = "Use get_forecast for a city's forecast over the next days and get_alerts for active weather alerts in a US state. Temperatures follow the requested units."
-# Environment variables the manifest marks as required and gives no default: (name, description).
-REQUIRED_ENV: tuple[tuple[str, str], ...] = ()
-# Defaults the manifest gives, applied when the variable is unset.
-ENV_DEFAULTS: dict[str, str] = {}
+SERVER = serve.ServerInfo(
+    name=SERVER_NAME,
+    version=SERVER_VERSION,
+    script="weather-server",
+    description="Forecasts and weather alerts (deterministic example data, no network).",
+    instructions="Use get_forecast for a city's forecast over the next days and get_alerts for active weather alerts in a US state. Temperatures follow the requested units.",
+    required_env=(),
+    env_defaults={},
+)
 
 dispatcher = Dispatcher(TOOLS)
 
 
 def build_server() -> Server[Any]:
     """A fresh low-level server bound to the tool table (one per connection in tests)."""
-    return Server(
-        SERVER_NAME,
-        version=SERVER_VERSION,
-        instructions=INSTRUCTIONS,
-        get_tool_input_schema=dispatcher.input_schema,
-        on_list_tools=dispatcher.list_tools,
-        on_call_tool=dispatcher.call_tool,
-    )
-
-
-async def serve_stdio() -> None:
-    """Serve newline-delimited JSON-RPC on stdin/stdout until stdin closes."""
-    server = build_server()
-    async with stdio_server() as (read_stream, write_stream):
-        answering = UnreadableLinesAnswered(read_stream, write_stream)
-        await server.run(answering, write_stream, server.create_initialization_options())
-
-
-def serve_http(host: str, port: int, path: str) -> None:
-    """Serve Streamable HTTP at http://HOST:PORT/PATH (DNS-rebinding protection on loopback)."""
-    import uvicorn  # noqa: PLC0415  (kept off the stdio start-up path)
-
-    path = "/" + path.lstrip("/")  # `--path mcp` means /mcp
-    app = build_server().streamable_http_app(streamable_http_path=path, host=host)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
-
-
-def apply_environment_defaults() -> None:
-    for name, default in ENV_DEFAULTS.items():
-        os.environ.setdefault(name, default)
-
-
-def missing_environment() -> list[str]:
-    """Required variables that are unset or empty, described for the error message."""
-    return [
-        f"{name} ({description})" if description else name
-        for name, description in REQUIRED_ENV
-        if not os.environ.get(name)
-    ]
-
-
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="weather-server", description="Forecasts and weather alerts (deterministic example data, no network).")
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP only (default: %(default)s)")
-    parser.add_argument("--path", default="/mcp", help="HTTP only (default: %(default)s)")
-    parser.add_argument("--log-level", default="WARNING", help="stderr log level")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {SERVER_VERSION}")
-    return parser.parse_args(argv)
+    return serve.build_server(SERVER, dispatcher)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console script entry point."""
-    args = parse_args(argv)
-    # Logs go to stderr: on stdio, stdout carries the protocol.
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)
-    apply_environment_defaults()
-    missing = missing_environment()
-    if missing:
-        sys.exit(f"{SERVER_NAME}: missing required environment variables: {', '.join(missing)}")
-    try:
-        if args.transport == "http":
-            serve_http(args.host, args.port, args.path)
-        else:
-            anyio.run(serve_stdio)
-    except KeyboardInterrupt:
-        pass
+    serve.main(SERVER, dispatcher, argv)

@@ -1,4 +1,3 @@
-{{ header }}
 """Stdio transport details: answering lines that are not JSON-RPC messages."""
 
 from __future__ import annotations

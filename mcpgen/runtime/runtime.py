@@ -1,4 +1,3 @@
-{{ header }}
 """Runtime of the generated server: dispatch to handlers, and tool results.
 
 Arguments are checked against the manifest's JSON Schemas (the published contract) before a
@@ -16,6 +15,8 @@ from typing import Any, Generic, TypeAlias, TypeGuard, TypeVar
 
 import anyio
 from mcp.server import ServerRequestContext
+from mcp.server.context import CallNext
+from mcp.server.context import HandlerResult as WireResult
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -29,12 +30,11 @@ from mcp.types import (
     PaginatedRequestParams,
     ResourceLink,
     TextContent,
-    Tool,
 )
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
-{{ (manifest.package ~ '._generated.validation') | import_from(['SchemaCheck']) }}
+from .validation import SchemaCheck
 
 logger = logging.getLogger(__name__)
 
@@ -183,38 +183,66 @@ class Dispatcher:
 
     def __init__(self, tools: Sequence[ToolSpec[Any]]) -> None:
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
-        self._listing = ListToolsResult(
-            tools=[Tool.model_validate(dict(spec.definition)) for spec in tools]
-        )
+        # Plain JSON, built once: tools/list answers with these very objects.
+        self._published: list[Any] = json.loads(_to_json([spec.definition for spec in tools]))
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self._tools.get(name)
         return None if tool is None else tool.spec.definition["inputSchema"]
 
+    @property
+    def published(self) -> list[Any]:
+        """Each tool's definition exactly as tools/list publishes it."""
+        return self._published
+
     async def list_tools(
         self, ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListToolsResult:
-        return self._listing
+        """The envelope of the tools/list answer; `publish_definitions` puts the tools in."""
+        return ListToolsResult(tools=[])
+
+    async def publish_definitions(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> WireResult:
+        """Server middleware: tools/list carries the manifest's definitions verbatim.
+
+        The SDK shapes a handler's result through its own models, which drop what MCP does
+        not define (e.g. an annotation `category`); the wire answer is changed after that.
+        """
+        result = await call_next(ctx)
+        if ctx.method == "tools/list" and isinstance(result, dict):
+            return {**result, "tools": self._published}
+        return result
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult:
         return await self.call(params.name, params.arguments or {})
 
-    async def call(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
-        """Validate, build the typed model, run the handler, check its result."""
+    def _tool(self, name: str) -> CompiledTool:
         tool = self._tools.get(name)
         if tool is None:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
+        return tool
+
+    def admit(self, name: str, arguments: Mapping[str, Any]) -> BaseModel | CallToolResult:
+        """The handler's model of `arguments` if the tool's input schema accepts them, else
+        the tool error that refuses them (the verdict alone: no handler runs)."""
+        tool = self._tool(name)
         problems = tool.input_check.problems(arguments)
         if problems:
             return error_result(
                 f"Invalid arguments for tool {name!r}:\n" + "\n".join(f"- {p}" for p in problems)
             )
-        try:
-            model = tool.spec.input_model.model_validate(arguments)
-        except ModelValidationError as exc:
-            return error_result(f"Invalid arguments for tool {name!r}: {exc}")
+        model: BaseModel = typed_arguments(tool.spec.input_model, arguments)
+        return model
+
+    async def call(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
+        """Validate, build the typed model, run the handler, check its result."""
+        tool = self._tool(name)
+        model = self.admit(name, arguments)
+        if isinstance(model, CallToolResult):
+            return model
         try:
             outcome = await tool.invoke(model)
         except NotImplementedError:
@@ -227,3 +255,17 @@ class Dispatcher:
             logger.exception("tool %r failed", name)
             return error_result(f"Tool {name!r} failed: {type(exc).__name__}: {exc}")
         return tool.to_result(outcome)
+
+
+def typed_arguments(model: type[ModelT], arguments: Mapping[str, Any]) -> ModelT:
+    """The handler's model of arguments the schema accepted.
+
+    The schema is the contract: where the model is stricter (a `format` the schema only
+    annotates, a regex read by another engine), the values are kept as they came rather
+    than refused.
+    """
+    try:
+        return model.model_validate(arguments)
+    except ModelValidationError as exc:
+        logger.warning("arguments kept unconverted: the model is stricter than the schema: %s", exc)
+        return model.model_construct(**arguments)

@@ -1,0 +1,111 @@
+"""The server's entry point, the same in every project: command line, environment, transports.
+
+The project's `server.py` holds what the manifest says (name, version, instructions,
+environment variables) in a `ServerInfo` and passes it here with its dispatcher.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+from .runtime import Dispatcher
+from .stdio import UnreadableLinesAnswered
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What the manifest says about the server itself."""
+
+    name: str
+    version: str
+    script: str
+    description: str
+    instructions: str | None = None
+    # Variables the manifest marks as required and gives no default: (name, description).
+    required_env: tuple[tuple[str, str], ...] = ()
+    # Defaults the manifest gives, applied when the variable is unset.
+    env_defaults: Mapping[str, str] = field(default_factory=dict)
+
+
+def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
+    """A fresh low-level server bound to the tool table (one per connection in tests)."""
+    server: Server[Any] = Server(
+        info.name,
+        version=info.version,
+        instructions=info.instructions,
+        get_tool_input_schema=dispatcher.input_schema,
+        on_list_tools=dispatcher.list_tools,
+        on_call_tool=dispatcher.call_tool,
+    )
+    server.middleware.append(dispatcher.publish_definitions)
+    return server
+
+
+async def serve_stdio(info: ServerInfo, dispatcher: Dispatcher) -> None:
+    """Serve newline-delimited JSON-RPC on stdin/stdout until stdin closes."""
+    server = build_server(info, dispatcher)
+    async with stdio_server() as (read_stream, write_stream):
+        answering = UnreadableLinesAnswered(read_stream, write_stream)
+        await server.run(answering, write_stream, server.create_initialization_options())
+
+
+def serve_http(info: ServerInfo, dispatcher: Dispatcher, host: str, port: int, path: str) -> None:
+    """Serve Streamable HTTP at http://HOST:PORT/PATH (DNS-rebinding protection on loopback)."""
+    import uvicorn  # noqa: PLC0415  (kept off the stdio start-up path)
+
+    path = "/" + path.lstrip("/")  # `--path mcp` means /mcp
+    app = build_server(info, dispatcher).streamable_http_app(streamable_http_path=path, host=host)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def apply_environment_defaults(defaults: Mapping[str, str]) -> None:
+    for name, default in defaults.items():
+        os.environ.setdefault(name, default)
+
+
+def missing_environment(required: Sequence[tuple[str, str]]) -> list[str]:
+    """Required variables that are unset or empty, described for the error message."""
+    return [
+        f"{name} ({description})" if description else name
+        for name, description in required
+        if not os.environ.get(name)
+    ]
+
+
+def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=info.script, description=info.description)
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default: %(default)s)")
+    parser.add_argument("--port", type=int, default=8000, help="HTTP only (default: %(default)s)")
+    parser.add_argument("--path", default="/mcp", help="HTTP only (default: %(default)s)")
+    parser.add_argument("--log-level", default="WARNING", help="stderr log level")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {info.version}")
+    return parser.parse_args(argv)
+
+
+def main(info: ServerInfo, dispatcher: Dispatcher, argv: Sequence[str] | None = None) -> None:
+    """Console script entry point."""
+    args = parse_args(info, argv)
+    # Logs go to stderr: on stdio, stdout carries the protocol.
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)
+    apply_environment_defaults(info.env_defaults)
+    missing = missing_environment(info.required_env)
+    if missing:
+        sys.exit(f"{info.name}: missing required environment variables: {', '.join(missing)}")
+    try:
+        if args.transport == "http":
+            serve_http(info, dispatcher, args.host, args.port, args.path)
+        else:
+            anyio.run(serve_stdio, info, dispatcher)
+    except KeyboardInterrupt:
+        pass

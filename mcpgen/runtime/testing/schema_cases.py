@@ -1,0 +1,255 @@
+"""Arguments to judge: valid instances of a tool's input schema, and near-valid ones.
+
+A near-valid instance is a valid one changed in one place: a value of the wrong type, a
+required key removed, an extra key, a number or length just out of range, a string that
+breaks its pattern, or Unicode digits and letters where ASCII ones are expected (where
+ECMA-262's `\\d` and `\\w` and Python's part ways). Whether it is still valid is for the
+validators to say; the tests only demand that the server's verdict equals the reference's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+import zlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import strategies as st
+
+VALID = "valid"
+WRONG_TYPE = "wrong type"
+MISSING_REQUIRED = "missing required key"
+EXTRA_KEY = "extra key"
+OUT_OF_RANGE = "out of range"
+PATTERN_BREAK = "string breaking a pattern"
+UNICODE = "Unicode digits and letters"
+CATEGORIES = (VALID, WRONG_TYPE, MISSING_REQUIRED, EXTRA_KEY, OUT_OF_RANGE, PATTERN_BREAK, UNICODE)
+
+ONE_OF_EACH_TYPE: tuple[Any, ...] = (None, True, 0, 1.5, "x", [], {})
+# Strings that break common patterns: empty, blank, punctuation, non-ASCII, long.
+PATTERN_BREAKERS = ("", " ", "!", "x", "Ω", "a b", "a\nb", "A" * 300, "😀")
+# Digits and letters outside ASCII: Arabic-Indic, fullwidth, Devanagari, mathematical digits;
+# Greek, a ligature, a letter whose case mapping grows, a decomposed accent.
+UNICODE_SAMPLES = (
+    "\u0661\u0662\u0663",
+    "\uff11\uff12",
+    "\u096a\u0968",
+    "\U0001d7d9\U0001d7da",
+    "\u03a9\u03bc\u03ad\u03b3\u03b1",
+    "\ufb01",
+    "\u00df",
+    "\u0130",
+    "e\u0301",
+    "\u0661",
+)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One instance to judge, and how it was made."""
+
+    category: str
+    instance: Any
+
+
+@dataclass(frozen=True)
+class _Site:
+    """An object inside the instance, with the schema that describes it."""
+
+    value: dict[str, Any]
+    schema: Mapping[str, Any]
+
+
+def valid_instances(schema: Mapping[str, Any]) -> st.SearchStrategy[Any] | None:
+    """hypothesis-jsonschema's instances of `schema`; None where it cannot read the schema."""
+    from hypothesis_jsonschema import from_schema  # noqa: PLC0415  (slow import, test time)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. formats it does not know
+            return from_schema(_python_readable(schema))
+    except Exception:
+        return None
+
+
+# Keywords whose value maps names (of properties, definitions) to schemas, not keywords.
+_NAMING_KEYWORDS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+
+
+def _python_readable(schema: Any, names_of: str | None = None) -> Any:
+    """`schema` without the regexes Python's `re` cannot compile (`\\p{L}`, ...).
+
+    hypothesis-jsonschema generates with `re`; where it cannot read a pattern it filters
+    arbitrary strings by it, which never succeeds. The instances drawn without the pattern
+    are still judged, by both validators, against the real schema. `names_of` is the
+    keyword whose value `schema` is when its keys are names, not keywords.
+    """
+    if isinstance(schema, list):
+        return [_python_readable(item) for item in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    readable: dict[str, Any] = {}
+    for key, value in schema.items():
+        if names_of is not None:
+            if names_of != "patternProperties" or _compiles(key):
+                readable[key] = _python_readable(value)
+        elif key == "pattern" and isinstance(value, str) and not _compiles(value):
+            continue
+        else:
+            readable[key] = _python_readable(value, key if key in _NAMING_KEYWORDS else None)
+    return readable
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error:
+        return False
+    return True
+
+
+def cases(schema: Mapping[str, Any]) -> st.SearchStrategy[Case]:
+    """Valid instances, and instances one mutation away from valid ones."""
+    valid = valid_instances(schema)
+    base = st.just({}) if valid is None else valid
+    # hypothesis's first draw is its simplest (the first category listed): a rotation that
+    # depends on the schema spreads those first draws over all categories.
+    start = zlib.crc32(json.dumps(schema, sort_keys=True, default=str).encode()) % len(CATEGORIES)
+    order = CATEGORIES[start:] + CATEGORIES[:start]
+
+    @st.composite
+    def draw(data: st.DrawFn) -> Case:
+        instance = data(base)
+        if not isinstance(instance, dict):
+            return Case(VALID, instance)
+        mutations = _mutations(schema, instance)
+        category = data(st.sampled_from([c for c in order if c == VALID or c in mutations]))
+        if category == VALID:
+            return Case(VALID if valid is not None else "empty object", instance)
+        mutated = data(st.sampled_from(mutations[category]))
+        return Case(category, mutated)
+
+    return draw()
+
+
+def _resolve(root: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
+    """Follow a local `$ref` (`#/...`) to its target; anything else is returned as it is."""
+    while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and depth < 20:
+        ref: str = schema["$ref"]
+        if not ref.startswith("#/"):
+            return schema
+        target: Any = root
+        for escaped in ref[2:].split("/"):
+            part = escaped.replace("~1", "/").replace("~0", "~")
+            if not isinstance(target, Mapping) or part not in target:
+                return schema
+            target = target[part]
+        schema, depth = target, depth + 1
+    return schema
+
+
+def _sites(root: Mapping[str, Any], instance: dict[str, Any]) -> Iterator[_Site]:
+    """Every object in `instance` whose schema is known (through `properties` and `$ref`s)."""
+    pending: list[tuple[dict[str, Any], Any]] = [(instance, root)]
+    while pending:
+        value, schema = pending.pop()
+        schema = _resolve(root, schema)
+        if not isinstance(schema, Mapping):
+            continue
+        yield _Site(value, schema)
+        properties = schema.get("properties")
+        if not isinstance(properties, Mapping):
+            continue
+        for key, subschema in properties.items():
+            if isinstance(value.get(key), dict):
+                pending.append((value[key], subschema))
+
+
+def _mutations(root: Mapping[str, Any], instance: dict[str, Any]) -> dict[str, list[Any]]:
+    """Every one-place change of `instance`, by category (categories with none are left out)."""
+    found: dict[str, list[Any]] = {}
+    for site in _sites(root, instance):
+        for category, change in _site_changes(root, site):
+            before = dict(site.value)
+            change(site.value)
+            found.setdefault(category, []).append(_deep_copy(instance))
+            site.value.clear()
+            site.value.update(before)
+    return found
+
+
+def _deep_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value
+
+
+def _setter(key: str, new: Any) -> Any:
+    def change(target: dict[str, Any]) -> None:
+        target[key] = new
+
+    return change
+
+
+def _remover(key: str) -> Any:
+    def change(target: dict[str, Any]) -> None:
+        del target[key]
+
+    return change
+
+
+def _site_changes(root: Mapping[str, Any], site: _Site) -> Iterator[tuple[str, Any]]:
+    for key, value in site.value.items():
+        other = next(o for o in ONE_OF_EACH_TYPE if type(o) is not type(value))
+        yield WRONG_TYPE, _setter(key, other)
+    required = site.schema.get("required")
+    for key in required if isinstance(required, list) else []:
+        if key in site.value:
+            yield MISSING_REQUIRED, _remover(key)
+    yield EXTRA_KEY, _setter("unexpected_key", "x")
+    for sample in UNICODE_SAMPLES[:3]:
+        yield UNICODE, _setter(sample, "x")  # a key: patternProperties, propertyNames
+    properties = site.schema.get("properties")
+    for key, written in (properties if isinstance(properties, Mapping) else {}).items():
+        subschema = _resolve(root, written)
+        if isinstance(subschema, Mapping):
+            yield from _value_changes(key, subschema)
+
+
+def _value_changes(key: str, schema: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    for bound in _out_of_range(schema):
+        yield OUT_OF_RANGE, _setter(key, bound)
+    if isinstance(schema.get("pattern"), str):
+        for text in PATTERN_BREAKERS:
+            yield PATTERN_BREAK, _setter(key, text)
+    if schema.get("type") == "string" or "pattern" in schema:
+        for text in UNICODE_SAMPLES:
+            yield UNICODE, _setter(key, text)
+
+
+def _out_of_range(schema: Mapping[str, Any]) -> Iterator[Any]:
+    """Values just past each bound the schema sets: numbers, string lengths, array sizes."""
+    for keyword, step in (("minimum", -1), ("maximum", 1)):
+        bound = schema.get(keyword)
+        if isinstance(bound, (int, float)) and not isinstance(bound, bool):
+            yield bound + step
+            yield bound  # on the bound: out of range only where it is exclusive (draft-04)
+    for keyword in ("exclusiveMinimum", "exclusiveMaximum"):
+        bound = schema.get(keyword)
+        if isinstance(bound, (int, float)) and not isinstance(bound, bool):
+            yield bound
+    for keyword, make in (("minLength", "a".__mul__), ("maxLength", "a".__mul__)):
+        size = schema.get(keyword)
+        if isinstance(size, int) and not isinstance(size, bool):
+            yield make(max(size - 1, 0) if keyword == "minLength" else size + 1)
+    for keyword in ("minItems", "maxItems"):
+        size = schema.get(keyword)
+        if isinstance(size, int) and not isinstance(size, bool):
+            yield [None] * (max(size - 1, 0) if keyword == "minItems" else size + 1)

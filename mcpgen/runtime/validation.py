@@ -1,0 +1,109 @@
+"""JSON Schema verdicts on tool arguments and results, against the manifest's schemas.
+
+The reference is python `jsonschema`, in the draft the schema names (2020-12 by default), with
+the keywords that evaluate regexes run as ECMA-262 (`ecma_regex`). jsonschema-rs, ~100 times
+faster, decides alone where it is known to judge the same: everywhere but `patternProperties`,
+whose keys it matches with its own regex engine (and `additionalProperties` with them), so a
+schema with `patternProperties` is judged by the reference only. The verdict fails closed: when
+the fast engine rejects what the reference accepts, or either engine raises, the instance is
+refused with the reasons found, never accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import jsonschema_rs
+
+from .ecma_regex import compile_pattern, search, with_ecma_regex
+
+
+class _EcmaPattern:
+    """jsonschema-rs keyword `pattern`, matched by the same ECMA-262 engine as the reference."""
+
+    def __init__(self, parent_schema: Any, value: str, schema_path: Any) -> None:
+        self._pattern = value
+        compile_pattern(value)  # an invalid pattern fails the build, not the first call
+
+    def validate(self, instance: Any) -> None:
+        if isinstance(instance, str) and not search(self._pattern, instance):
+            raise ValueError(f"{instance!r} does not match {self._pattern!r}")
+
+
+def json_path(parts: Iterable[str | int]) -> str:
+    """`$.items[0].name`: where in the instance a problem is; `$` is the whole instance."""
+    path = "$"
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif part[:1].isalpha() and all(char.isalnum() or char in "_-" for char in part):
+            path += f".{part}"
+        else:
+            path += "[" + repr(part) + "]"
+    return path
+
+
+def _mentions_pattern_properties(schema: object) -> bool:
+    if isinstance(schema, Mapping):
+        return "patternProperties" in schema or any(
+            _mentions_pattern_properties(value) for value in schema.values()
+        )
+    if isinstance(schema, list):
+        return any(_mentions_pattern_properties(item) for item in schema)
+    return False
+
+
+def _fast_validator(schema: Mapping[str, Any]) -> Any:
+    if _mentions_pattern_properties(schema):
+        return None
+    try:
+        return jsonschema_rs.validator_for(
+            dict(schema), keywords={"pattern": _EcmaPattern}, validate_formats=False
+        )
+    except Exception:
+        return None  # the reference judges what jsonschema-rs cannot compile
+
+
+def _lines(found: Iterable[tuple[Sequence[str | int], str]]) -> list[str]:
+    ordered = sorted(found, key=lambda item: ([str(p) for p in item[0]], item[1]))
+    return [f"{json_path(where)}: {message}" for where, message in ordered]
+
+
+class SchemaCheck:
+    """One schema, compiled once: `problems(instance)` is [] exactly when the schema accepts."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self._schema = schema
+        self._fast = _fast_validator(schema)
+        self._reference: Any = None
+
+    def problems(self, instance: Any) -> list[str]:
+        """Every way `instance` fails the schema, as `$.path: message` lines; [] when valid."""
+        try:
+            if self._fast is not None and self._fast.is_valid(instance):
+                return []
+            found = self.reference_problems(instance)
+            if found or self._fast is None:
+                return found
+            # The engines disagree: refuse, with the fast engine's reasons.
+            return _lines(
+                (list(error.instance_path), error.message)
+                for error in self._fast.iter_errors(instance)
+            ) or ["$: refused: the validators disagree on these arguments"]
+        except Exception as exc:
+            return [f"$: could not be checked ({type(exc).__name__}: {exc})"]
+
+    def reference_problems(self, instance: Any) -> list[str]:
+        """The reference verdict alone, in words (the slow path)."""
+        errors = self._reference_validator().iter_errors(instance)
+        return _lines((list(error.absolute_path), error.message) for error in errors)
+
+    def _reference_validator(self) -> Any:
+        if self._reference is None:
+            # Imported on first use: a server whose calls are all valid never loads it.
+            from jsonschema import Draft202012Validator, validators  # noqa: PLC0415
+
+            base = validators.validator_for(self._schema, default=Draft202012Validator)
+            self._reference = with_ecma_regex(base)(self._schema)
+        return self._reference

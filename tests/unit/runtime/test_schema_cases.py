@@ -1,0 +1,53 @@
+"""The instances the verdict tests judge: one change away from valid, in each category."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+
+from mcpgen.runtime.testing import schema_cases
+from mcpgen.runtime.testing.schema_cases import Case, cases
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        "size": {"$ref": "#/$defs/size"},
+        "inner": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+    },
+    "required": ["code"],
+    "additionalProperties": False,
+    "$defs": {"size": {"type": "integer", "minimum": 1, "maximum": 9}},
+}
+
+
+def test_each_category_changes_one_place() -> None:
+    instance = {"code": "ABC", "size": 3, "inner": {"n": 1}}
+    found = schema_cases._mutations(SCHEMA, instance)
+    assert instance == {"code": "ABC", "size": 3, "inner": {"n": 1}}  # left as it was
+    assert set(found) == set(schema_cases.CATEGORIES) - {schema_cases.VALID}
+    assert {"size": 3, "inner": {"n": 1}} in found[schema_cases.MISSING_REQUIRED]
+    assert {"code": "ABC", "size": 3, "inner": {}} in found[schema_cases.MISSING_REQUIRED]
+    assert {"code": "ABC", "size": 10, "inner": {"n": 1}} in found[schema_cases.OUT_OF_RANGE]
+    assert {"code": "", "size": 3, "inner": {"n": 1}} in found[schema_cases.PATTERN_BREAK]
+    assert {"code": None, "size": 3, "inner": {"n": 1}} in found[schema_cases.WRONG_TYPE]
+
+
+def test_patterns_python_cannot_read_are_left_out_of_generation_only() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"pattern": {"type": "string", "pattern": "^\\p{L}+$"}, "a(": {}},
+        "patternProperties": {"^\\p{L}+$": {}, "^\\d+$": {"pattern": "x"}},
+    }
+    assert schema_cases._python_readable(schema) == {
+        "type": "object",
+        "properties": {"pattern": {"type": "string"}, "a(": {}},
+        "patternProperties": {"^\\d+$": {"pattern": "x"}},
+    }
+
+
+@settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(case=cases(SCHEMA))
+def test_every_case_is_an_object_with_a_known_category(case: Case) -> None:
+    assert case.category in schema_cases.CATEGORIES and isinstance(case.instance, dict)

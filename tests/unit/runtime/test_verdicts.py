@@ -1,0 +1,103 @@
+"""Differential test: the runtime's verdict on generated arguments equals the reference's.
+
+For every tool schema in the corpus and the examples, hypothesis draws valid instances
+(hypothesis-jsonschema) and instances one mutation away (`schema_cases`). The server side is
+the runtime's `Dispatcher.admit` (validation, then the typed model); the reference is python
+`jsonschema` for the schema's draft with ECMA-262 regexes. A reference that raises means the
+server must refuse. `MCPGEN_VERDICT_EXAMPLES` sets the draws per schema (CI: 2); the counts
+per category are printed at the end of the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator, validators
+from mcp.types import CallToolResult
+from pydantic import BaseModel, ConfigDict
+
+from mcpgen.manifest import load_manifest
+from mcpgen.render.publish import published_definition
+from mcpgen.runtime.ecma_regex import with_ecma_regex
+from mcpgen.runtime.runtime import Dispatcher, ToolSpec
+from mcpgen.runtime.testing.schema_cases import Case, cases
+from tests.unit.runtime import tally
+
+REPO = Path(__file__).resolve().parents[3]
+CORPUS = REPO.parent / "shared" / "corpus"
+EXAMPLES = int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "2"))
+
+
+class AnyArguments(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+def _never_called(arguments: AnyArguments) -> None:
+    raise AssertionError("a verdict must not run the handler")
+
+
+def tool_schemas() -> list[Any]:
+    found = []
+    for path in sorted((CORPUS / "real").glob("*.json")):
+        for tool in json.loads(path.read_text(encoding="utf-8")):
+            found.append(pytest.param(tool["inputSchema"], id=f"{path.stem}:{tool['name']}"))
+    manifests = [*sorted((CORPUS / "manifests").glob("*.yaml"))]
+    manifests += sorted((REPO / "examples").glob("*/mcpgen.yaml"))
+    for path in manifests:
+        manifest = load_manifest(path)
+        for tool in manifest.tools:
+            schema = published_definition(manifest, tool)["inputSchema"]
+            found.append(pytest.param(schema, id=f"{path.parent.name}/{path.stem}:{tool.name}"))
+    return found
+
+
+@cache
+def _judges(key: str) -> tuple[Dispatcher, Any, st.SearchStrategy[Case]]:
+    schema = json.loads(key)
+    definition = {"name": "t", "inputSchema": schema}
+    dispatcher = Dispatcher(
+        [ToolSpec(definition, input_model=AnyArguments, handler=_never_called, handler_path="")]
+    )
+    try:
+        reference = with_ecma_regex(validators.validator_for(schema, Draft202012Validator))(schema)
+    except Exception:
+        reference = None
+    return dispatcher, reference, cases(schema)
+
+
+def reference_accepts(reference: Any, instance: Any) -> bool:
+    if reference is None:
+        return False
+    try:
+        return bool(reference.is_valid(instance))
+    except Exception:
+        return False  # the schema cannot judge it: the server must refuse
+
+
+@pytest.mark.parametrize("schema", tool_schemas())
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(data=st.data())
+def test_server_verdict_equals_reference(schema: dict[str, Any], data: st.DataObject) -> None:
+    dispatcher, reference, strategy = _judges(json.dumps(schema, sort_keys=True))
+    case = data.draw(strategy)
+    expected = reference_accepts(reference, case.instance)
+    admitted = dispatcher.admit("t", case.instance)
+    if isinstance(admitted, CallToolResult):
+        assert admitted.is_error
+    accepted = not isinstance(admitted, CallToolResult)
+    tally.JUDGED[case.category, "accepted" if accepted else "refused"] += 1
+    if accepted != expected:
+        tally.DISAGREEMENTS.append(f"{case.category}: {case.instance!r} against {schema!r}")
+    assert accepted == expected, (case, admitted)
