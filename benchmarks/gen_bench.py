@@ -141,7 +141,7 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
     quiet = Console(file=io.StringIO())
 
     def validate_render() -> Any:
-        return render_plan(load_manifest(manifest_path), base / "render-only")
+        return render_plan(load_manifest(manifest_path))
 
     def fresh_root(i: int) -> Path:
         root = base / f"fresh{i}"

@@ -14,8 +14,8 @@ import warnings
 from importlib import metadata
 from typing import Any
 
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.manifest.model import Manifest
-from mcpgen.render.header import GENERATED_HEADER
 from mcpgen.schema_walk import map_schema
 
 # Keys that only validate; jsonschema already did that with the right dialect.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpgen.manifest.model import Manifest
-from mcpgen.render.env import templates_root
+from mcpgen.template_folder import templates_root
 
 ANSWERS_FILE = ".copier-answers.yml"
 SOURCE_MARKER = "mcpgen:project"

@@ -31,7 +31,7 @@ def doctor(
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
     from mcpgen.hosts import HOSTS, get_host
     from mcpgen.hosts.doctor import diagnose
-    from mcpgen.hosts.launch import choose_launcher, current_os
+    from mcpgen.hosts.launch import gather_facts
     from mcpgen.manifest import find_manifest
     from mcpgen.scaffold import project_manifest
 
@@ -41,12 +41,13 @@ def doctor(
     root = manifest_path.parent.resolve()
     manifest = project_manifest(manifest_path)
     hosts = [get_host(name) for name in host] if host else list(HOSTS)
+    facts = gather_facts(root)
     launch, probe, http, reports = diagnose(
         manifest,
         root,
         hosts,
-        launcher=choose_launcher(root, launcher),
-        os_name=current_os(),
+        launcher=facts.launcher(launcher),
+        facts=facts,
         environ=dict(os.environ),
         url=url,
         timeout=timeout,

@@ -7,22 +7,12 @@ import re
 import textwrap
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from mcpgen.render.docs import inline_text, table_cell
-
-
-def templates_root() -> Path:
-    """`templates/` inside the installed wheel, or at the top of a source checkout."""
-    package_dir = Path(__file__).resolve().parents[1]
-    for candidate in (package_dir / "templates", package_dir.parent / "templates"):
-        if (candidate / "generated").is_dir():
-            return candidate
-    raise FileNotFoundError("mcpgen's templates/ folder is missing from this installation")
-
+from mcpgen.template_folder import templates_root
 
 # The generated project's ruff line length: imports longer than this are wrapped the way
 # ruff's isort rules expect, so the output passes `ruff check` without a formatter run.
@@ -78,6 +68,18 @@ def docstring(text: str, indent: int = 0, width: int = 96) -> str:
     return ("\n" + " " * indent).join(lines)
 
 
+# Scalars YAML 1.1 and 1.2 loaders both read as strings when left unquoted.
+_PLAIN_SAFE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*|\d+(\.\d+){2,}")
+_YAML_WORDS = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
+
+
+def yaml_scalar(value: str) -> str:
+    """`value` as a YAML string scalar: bare when unambiguous, else double-quoted (JSON)."""
+    if _PLAIN_SAFE.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
 def isort_key(name: str) -> tuple[int, list[int | str], str]:
     """ruff's isort order: constants, classes, then the rest; case-insensitive, numbers natural."""
     kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
@@ -109,13 +111,16 @@ TEMPLATE_FILTERS = {
     "cell": table_cell,
     "inline": inline_text,
     "docstring": docstring,
+    "yaml_str": yaml_scalar,
 }
 
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
+    """The one Jinja environment: generated files, and the example manifest."""
     env = Environment(
-        loader=FileSystemLoader(str(templates_root() / "generated")),
+        # Generated files by their own name; other folders by path (`examples/…`).
+        loader=FileSystemLoader([templates_root() / "generated", templates_root()]),
         undefined=StrictUndefined,  # a typo in a template is an error, not an empty string
         trim_blocks=True,
         lstrip_blocks=True,

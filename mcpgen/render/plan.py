@@ -3,19 +3,46 @@
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from mcpgen.errors import McpgenError
-from mcpgen.hosts import render_host_files
+from mcpgen.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
 from mcpgen.manifest.model import WIRE_KEYS, Manifest, Tool
 from mcpgen.models import render_models
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
-from mcpgen.render.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
 from mcpgen.render.invalid import accepts, invalid_arguments
-from mcpgen.render.plan_types import PlannedFile, RenderPlan
 from mcpgen.render.publish import published_definition
+
+# generated: rewritten whole on every run, hash kept in the state file, hand edits refused.
+# user: created once if absent, never modified or deleted afterwards (handlers, user tests).
+# local: machine-specific generated output (hosts/): rewritten, git-ignored, no hand-edit check.
+Owner = Literal["generated", "user", "local"]
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    """One file a render wants on disk; `path` is POSIX and relative to the project root."""
+
+    path: str
+    content: str
+    owner: Owner
+    tool: str | None = None  # the tool a per-tool file belongs to (handler, user test)
+
+
+@dataclass(frozen=True)
+class RenderPlan:
+    """Every file a render wants, in a stable order."""
+
+    files: tuple[PlannedFile, ...]
+
+    def by_owner(self, owner: Owner) -> tuple[PlannedFile, ...]:
+        return tuple(f for f in self.files if f.owner == owner)
+
+    def get(self, path: str) -> PlannedFile | None:
+        return next((f for f in self.files if f.path == path), None)
+
 
 CONTRACT_TEST = "tests/test_contract.py"
 
@@ -146,17 +173,11 @@ def models_path(manifest: Manifest) -> str:
     return f"{ProjectPaths(manifest).generated}/models.py"
 
 
-def render_plan(manifest: Manifest, root: Path, previous_models: str | None = None) -> RenderPlan:
-    """Every file the project should have for `manifest`. Writes nothing.
+def render_plan(manifest: Manifest, previous_models: str | None = None) -> RenderPlan:
+    """Every file the project should have for `manifest`: a pure function of its arguments.
 
-    Only the machine-specific `hosts/` snippets depend on more than the manifest: `root`
-    gives their absolute launch paths, and they look for the project's venv and `uv`.
     `previous_models` is models.py as last generated, reused when its inputs are unchanged.
     """
     paths = ProjectPaths(manifest)
-    files = (
-        _generated_files(manifest, paths, previous_models)
-        + _user_files(manifest, paths)
-        + render_host_files(manifest, root)
-    )
+    files = _generated_files(manifest, paths, previous_models) + _user_files(manifest, paths)
     return RenderPlan(tuple(sorted(files, key=lambda f: f.path)))

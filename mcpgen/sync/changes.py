@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from mcpgen.manifest.model import Manifest, Tool
-from mcpgen.render.plan_types import RenderPlan
+from mcpgen.render.plan import RenderPlan
 from mcpgen.sync.schema_diff import SchemaChange, input_changes, output_changes
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, ToolRecord
@@ -162,7 +162,7 @@ def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> C
 
 
 def _generated_by_mcpgen(directory: Path) -> bool:
-    from mcpgen.render.header import GENERATED_HEADER_TEXT
+    from mcpgen.header import GENERATED_HEADER_TEXT
 
     for file in directory.glob("*.py"):
         try:

@@ -9,7 +9,7 @@ from typing import Literal
 from rich.console import Console
 
 from mcpgen.manifest.model import Manifest
-from mcpgen.render.plan_types import RenderPlan
+from mcpgen.render.plan import RenderPlan
 from mcpgen.sync import report
 from mcpgen.sync.changes import (
     ChangeSummary,
@@ -73,7 +73,7 @@ def load(
     from mcpgen.scaffold import project_manifest
 
     manifest = project_manifest(manifest_path or find_manifest(root))
-    return manifest, render_plan(manifest, root, _models_as_written(root, manifest, previous))
+    return manifest, render_plan(manifest, _models_as_written(root, manifest, previous))
 
 
 def _models_as_written(root: Path, manifest: Manifest, previous: State | None) -> str | None:

@@ -11,7 +11,7 @@ import pytest
 
 from mcpgen.hosts import get_host
 from mcpgen.hosts.doctor import diagnose, http_check, port_in_use, probe_stdio
-from mcpgen.hosts.launch import Launch
+from mcpgen.hosts.launch import Launch, MachineFacts
 from mcpgen.manifest.model import Manifest
 from tests.hosts.conftest import SECRET_VALUE
 
@@ -85,7 +85,7 @@ def test_diagnose_reports_per_host(
         Path("/x"),
         hosts,
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ=environ,
         timeout=30,
         launch=launch,
@@ -108,7 +108,7 @@ def test_diagnose_reports_per_host(
         Path("/x"),
         hosts,
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ=environ,
         timeout=30,
         launch=launch,
@@ -124,7 +124,7 @@ def test_missing_venv_interpreter_is_reported(manifest: Manifest, tmp_path: Path
         tmp_path,
         [get_host("claude-desktop")],
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ={},
         timeout=5,
         url="http://127.0.0.1:9/mcp",
@@ -176,7 +176,7 @@ def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
         root,
         [get_host("claude-desktop"), get_host("claude-code")],
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ=environ,
         timeout=60,
         url="http://127.0.0.1:9/mcp",
