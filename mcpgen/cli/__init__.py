@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
-from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
+from mcpgen.errors import McpgenError
 
 app = typer.Typer(
     name="mcpgen",
@@ -24,13 +23,6 @@ app = typer.Typer(
 # (the schema, a snippet, a diff).
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
-
-
-def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> None:
-    """Print diagnostics one per line, `file:line:col: path: message`, errors in red."""
-    for diagnostic in diagnostics:
-        style = "red" if diagnostic.level == "error" else "yellow"
-        err.print(str(diagnostic), style=style, markup=False)
 
 
 def _show_version(value: bool) -> None:
@@ -68,10 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     _register()
     try:
         app(args=argv, standalone_mode=True)
-    except ManifestInvalid as exc:
-        print_diagnostics(exc.diagnostics)
-        err.print(f"error: {exc.message}", style="bold red", markup=False)
-        sys.exit(exc.exit_code)
     except McpgenError as exc:
-        err.print(f"error: {exc.message}", style="bold red", markup=False)
+        from mcpgen.cli.present import print_error
+
+        print_error(err, exc)
         sys.exit(exc.exit_code)

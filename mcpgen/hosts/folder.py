@@ -8,7 +8,7 @@ from mcpgen.hosts.base import DEFAULT_URL
 from mcpgen.hosts.launch import MachineFacts
 from mcpgen.hosts.render import render_host_files
 from mcpgen.manifest.model import Manifest
-from mcpgen.write.atomic import write_atomic
+from mcpgen.write import transaction
 
 
 def write_hosts_folder(
@@ -20,17 +20,11 @@ def write_hosts_folder(
     url: str = DEFAULT_URL,
     bearer_env: str | None = None,
 ) -> list[Path]:
-    """Write `root/hosts/` (one file per host and transport, and a README); the paths written.
-
-    Files are replaced one by one, atomically: the folder is machine-specific output that
-    nothing reads as a whole, so a half-refreshed folder still holds only valid snippets.
-    """
+    """Write `root/hosts/` (one file per host and transport, and a README), all or nothing;
+    the paths written."""
     files = render_host_files(
         manifest, root, facts, launcher=launcher, url=url, bearer_env=bearer_env
     )
-    written = []
-    for planned in files:
-        path = root / planned.path
-        write_atomic(path, planned.content)
-        written.append(path)
-    return written
+    steps = [transaction.Step("write", f.path, content=f.content.encode("utf-8")) for f in files]
+    transaction.commit(root, steps)
+    return [root / f.path for f in files]

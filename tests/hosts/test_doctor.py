@@ -147,11 +147,8 @@ def test_port_in_use_by_something_that_is_not_mcp(manifest: Manifest) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="the fake venv script is a POSIX shell script")
 def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
     """The whole chain: generate a project, fake its venv script, handshake through it."""
-    import io
     import os
     import stat
-
-    from rich.console import Console
 
     from mcpgen.manifest import find_manifest, load_manifest
     from mcpgen.sync import generate_project
@@ -160,7 +157,7 @@ def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
     root = tmp_path / "weather"
     root.mkdir()
     (root / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
-    generate_project(root, console=Console(file=io.StringIO()))
+    generate_project(root)
     # What `pip install -e .` would put in the venv: a script that runs the package.
     script = root / ".venv" / "bin" / "weather-server"
     script.parent.mkdir(parents=True)

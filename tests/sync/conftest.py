@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from mcpgen.cli.present import print_report
 from mcpgen.sync import generate_project
 
 MANIFEST = """\
@@ -61,7 +62,9 @@ class Run:
 
     def __call__(self, **options: object):  # type: ignore[no-untyped-def]
         self.buffer = io.StringIO()
-        return generate_project(self.root, console=self.console, **options)  # type: ignore[arg-type]
+        report = generate_project(self.root, **options)  # type: ignore[arg-type]
+        print_report(self.console, report)  # what the command line would show
+        return report
 
     @property
     def printed(self) -> str:
