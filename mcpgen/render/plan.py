@@ -87,11 +87,11 @@ def _invalid_calls(manifest: Manifest) -> list[tuple[Tool, dict[str, Any]]]:
     return calls
 
 
-def _user_test_arguments(tool: Tool) -> dict[str, Any] | None:
-    """Arguments for the user test stub: the first example, or `{}` when the schema takes it."""
+def _user_test_arguments(tool: Tool) -> list[dict[str, Any]]:
+    """Arguments for the user test stub: every example, else `{}` when the schema takes it."""
     if tool.examples:
-        return tool.examples[0].arguments
-    return {} if accepts(tool.input_schema, {}) else None
+        return [example.arguments for example in tool.examples]
+    return [{}] if accepts(tool.input_schema, {}) else []
 
 
 def _model_names(manifest: Manifest, models_source: str) -> list[str]:
@@ -143,6 +143,7 @@ def _generated_files(
 
 def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
     files = [
+        PlannedFile("tests/conftest.py", _render("conftest.py.jinja", manifest=manifest), "user"),
         PlannedFile(
             f"{paths.package}/__init__.py",
             _render("package_init.py.jinja", manifest=manifest),

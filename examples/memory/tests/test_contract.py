@@ -52,11 +52,6 @@ INVALID_CALLS: list[Any] = [
 ]
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def manifest_tools() -> list[dict[str, Any]]:
     """The tools/list entries mcpgen.yaml describes, keys in wire spelling."""
     document = YAML(typ="safe", pure=True).load(MANIFEST.read_text(encoding="utf-8"))

@@ -4,24 +4,27 @@ it."""
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import pytest
 
-from memory._generated.models import ReadGraphInput
+from memory._generated.models import ReadGraphInput, ReadGraphOutput
 from memory.handlers.read_graph import read_graph as handler
 
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+# The examples of `read_graph` in mcpgen.yaml when this file was created; add your own.
+ARGUMENTS: list[Any] = [
+    pytest.param({}, id="example-0"),
+]
 
 
 @pytest.mark.anyio
-async def test_read_graph() -> None:
-    args = ReadGraphInput.model_validate({})
+@pytest.mark.parametrize("arguments", ARGUMENTS)
+async def test_read_graph(arguments: dict[str, Any]) -> None:
+    args = ReadGraphInput.model_validate(arguments)
     try:
         outcome = handler(args)
         result = await outcome if inspect.isawaitable(outcome) else outcome
     except NotImplementedError:
         pytest.skip("read_graph is not implemented yet")
-    assert result is not None
+    # The server checks a structured result against the output schema: so does this test.
+    ReadGraphOutput.model_validate(result, from_attributes=True)
