@@ -4,19 +4,13 @@ server only, and a `package:` in the manifest is a deliberate move."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli.runner import Ran, run_cli
 
-def mcpgen(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+
+def mcpgen(*args: str) -> Ran:
+    return run_cli(*args)
 
 
 def test_renaming_the_server_keeps_package_and_script(tmp_path: Path) -> None:
