@@ -11,10 +11,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from mcpgen.cli import command_line
-
 
 @dataclass(frozen=True)
 class Ran:
@@ -27,6 +23,11 @@ def run_cli(
     *args: str, cwd: Path | None = None, stdin: str = "", env: Mapping[str, str] | None = None
 ) -> Ran:
     """Run `mcpgen ARGS` in `cwd` with `stdin`; extra environment variables in `env`."""
+    # Imported here: collecting a test module that runs commands stays cheap.
+    from typer.testing import CliRunner
+
+    from mcpgen.cli import command_line
+
     environment = {"NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
     with contextlib.chdir(cwd or Path.cwd()):
         result = CliRunner().invoke(command_line(), list(args), input=stdin, env=environment)

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from mcpgen.cli.present import print_report
 from mcpgen.sync import generate_project
 
 MANIFEST = """\
@@ -61,6 +60,8 @@ class Run:
         self.manifest(text.replace(old, new, 1))
 
     def __call__(self, **options: object):  # type: ignore[no-untyped-def]
+        from mcpgen.cli.present import print_report
+
         self.buffer = io.StringIO()
         report = generate_project(self.root, **options)  # type: ignore[arg-type]
         print_report(self.console, report)  # what the command line would show
