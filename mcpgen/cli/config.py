@@ -37,6 +37,41 @@ TargetOs = Annotated[
 ProjectDir = Annotated[
     Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
 ]
+# Options of `config HOST` alone.
+HostName = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="HOST",
+        help="Host app (claude-desktop, cline, cursor, vscode, …); omit to list them.",
+    ),
+]
+TransportOption = Annotated[str, typer.Option("--transport", help="stdio or http.")]
+AllHosts = Annotated[
+    bool, typer.Option("--all", help="Same as `mcpgen hosts DIR` (DIR given as HOST).")
+]
+Install = Annotated[
+    bool, typer.Option("--install", help="Merge the entry into the host's real config file.")
+]
+Uninstall = Annotated[
+    bool,
+    typer.Option("--uninstall", help="Remove this server's entry from the host's config file."),
+]
+ConfigPath = Annotated[
+    Path | None,
+    typer.Option(
+        "--config-path", help="Config file to install into, instead of the host's usual one."
+    ),
+]
+Yes = Annotated[
+    bool,
+    typer.Option("--yes", "-y", help="Replace an existing entry of the same name without asking."),
+]
+Scope = Annotated[
+    str,
+    typer.Option(
+        "--scope", help="user, or project (the project's own file, where the host has one)."
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -172,41 +207,19 @@ def _list_hosts() -> None:
 
 
 def config(  # noqa: PLR0917  # Typer declares every option as a parameter
-    host_name: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="HOST",
-            help="Host app (claude-desktop, cline, cursor, vscode, …); omit to list them.",
-        ),
-    ] = None,
+    host_name: HostName = None,
     directory: ProjectDir = Path("."),
-    transport: Annotated[str, typer.Option(help="stdio or http.")] = "stdio",
+    transport: TransportOption = "stdio",
     launcher: Launcher = None,
     url: Url = DEFAULT_URL,
     bearer_env: BearerEnv = None,
-    all_hosts: Annotated[
-        bool, typer.Option("--all", help="Same as `mcpgen hosts DIR` (DIR given as HOST).")
-    ] = False,
-    do_install: Annotated[
-        bool, typer.Option("--install", help="Merge the entry into the host's real config file.")
-    ] = False,
-    uninstall: Annotated[
-        bool, typer.Option(help="Remove this server's entry from the host's config file.")
-    ] = False,
-    config_path: Annotated[
-        Path | None,
-        typer.Option(help="Config file to install into, instead of the host's usual one."),
-    ] = None,
-    yes: Annotated[
-        bool,
-        typer.Option(
-            "--yes", "-y", help="Replace an existing entry of the same name without asking."
-        ),
-    ] = False,
+    all_hosts: AllHosts = False,
+    do_install: Install = False,
+    uninstall: Uninstall = False,
+    config_path: ConfigPath = None,
+    yes: Yes = False,
     os_name: TargetOs = None,
-    scope: Annotated[
-        str, typer.Option(help="user, or project (the project's own file, where the host has one).")
-    ] = "user",
+    scope: Scope = "user",
 ) -> None:
     """Print a host's config snippet, or install it safely into the host's config file."""
     from mcpgen.hosts import get_host

@@ -12,6 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
+from mcpgen.hosts.doctor import Check, HostReport, Probe
+from mcpgen.hosts.launch import Launch
 from mcpgen.names import class_name
 from mcpgen.project.check import CheckReport
 from mcpgen.project.create import NewProject
@@ -230,3 +232,27 @@ def print_new_project(console: Console, made: NewProject) -> None:
     )
     for line in steps:
         console.print(line, markup=False)
+
+
+_MARKS = {"ok": ("ok  ", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "red")}
+
+
+def print_doctor(
+    console: Console, launch: Launch, probe: Probe, http: Check, reports: Iterable[HostReport]
+) -> bool:
+    """`mcpgen doctor`: the launch, the tools it lists, a line per host; False if any fails."""
+    console.print(f"launch: {' '.join(launch.argv)}", markup=False)
+    if probe.ok:
+        console.print(f"tools: {', '.join(probe.tools) or '(none)'}", markup=False)
+    failed = False
+    for report in reports:
+        mark, style = _MARKS[report.status]
+        console.print(f"[{style}]{mark}[/{style}] {escape(report.title)}", highlight=False)
+        for check in report.checks:
+            if check.status != "ok":
+                console.print(f"       {check.status}: {check.message}", markup=False)
+        failed |= report.status == "fail"
+    mark, style = _MARKS[http.status]
+    console.print(f"[{style}]{mark}[/{style}] HTTP: ", end="", highlight=False)
+    console.print(http.message, markup=False)
+    return not (failed or http.status == "fail")
