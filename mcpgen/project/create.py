@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpgen.errors import ManifestInvalid, McpgenError, has_errors
+from mcpgen.manifest import MANIFEST_FILENAME
 from mcpgen.manifest.model import Manifest
 from mcpgen.sync.engine import GenerateReport, Prepared
 from mcpgen.write import transaction
 
-MANIFEST_FILE = "mcpgen.yaml"
 FIRST_COMMIT = "New MCP server project from mcpgen"
 
 
@@ -55,7 +55,7 @@ def starting_manifest(name: str | None, manifest_path: Path | None) -> StartingM
         content, example = manifest_path.read_bytes(), False
     elif name is not None:
         text = example_manifest_text(Path(name).name)
-        parsed, diagnostics = check_text(text, MANIFEST_FILE)
+        parsed, diagnostics = check_text(text, MANIFEST_FILENAME)
         content, example = text.encode("utf-8"), True
     else:
         raise McpgenError("give the server a name: `mcpgen new NAME` (or --manifest FILE)")
@@ -80,7 +80,7 @@ def create_project(
     created = not target.exists()
     try:
         target.mkdir(parents=True, exist_ok=True)
-        transaction.commit(target, [transaction.Step("write", MANIFEST_FILE, start.content)])
+        transaction.commit(target, [transaction.Step("write", MANIFEST_FILENAME, start.content)])
         render_scaffold(
             target, ScaffoldAnswers.from_manifest(start.manifest, example=start.example)
         )
