@@ -19,6 +19,7 @@ from mcpgen.project.check import CheckReport
 from mcpgen.project.create import NewProject
 from mcpgen.sync.changes import ChangeSummary, Rename, orphan_kind
 from mcpgen.sync.engine import GenerateReport, Mode, Prepared
+from mcpgen.sync.scaffold_update import UpdateResult
 from mcpgen.write.apply import Action, ApplyPlan
 
 _VERBS = {"create": "created", "update": "updated", "delete": "deleted", "move": "moved"}
@@ -256,3 +257,15 @@ def print_doctor(
     console.print(f"[{style}]{mark}[/{style}] HTTP: ", end="", highlight=False)
     console.print(http.message, markup=False)
     return not (failed or http.status == "fail")
+
+
+def print_update(console: Console, result: UpdateResult) -> None:
+    """`mcpgen update`: each scaffold file changed, conflicts marked."""
+    if result.up_to_date:
+        console.print("Scaffold is up to date: nothing to merge.")
+        return
+    for path in result.changed:
+        mark = "conflict" if path in result.conflicts else "updated"
+        console.print(f"  {mark:<9} {path}", markup=False)
+    if not result.conflicts:
+        console.print("Scaffold updated; review with `git diff`, then commit.")

@@ -1,4 +1,4 @@
-"""`mcpgen config --all`: write every host's snippet into the project's `hosts/` folder."""
+"""`mcpgen hosts` (and `config --all`): every host's snippet into the project's `hosts/`."""
 
 from __future__ import annotations
 

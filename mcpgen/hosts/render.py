@@ -1,7 +1,7 @@
 """`hosts/`: one file per host and transport plus a README saying what goes where.
 
 Launch commands hold absolute paths, so these files are machine-specific and git-ignored;
-`mcpgen config --all` writes them when asked (generate does not).
+`mcpgen hosts` writes them when asked (generate does not).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def render_host_files(
     url: str = DEFAULT_URL,
     bearer_env: str | None = None,
 ) -> list[HostFile]:
-    """The `hosts/` folder `mcpgen config --all` writes, in a stable order. Pure."""
+    """The `hosts/` folder `mcpgen hosts` writes, in a stable order. Pure."""
     from mcpgen.hosts import HOSTS
 
     chosen = facts.launcher(launcher)
@@ -106,7 +106,7 @@ def render_readme(
     lines = [
         f"# MCP host configs for `{manifest.distribution}`",
         "",
-        "Written by `mcpgen config --all`; rewritten each time it runs, so do not edit. "
+        "Written by `mcpgen hosts`; rewritten each time it runs, so do not edit. "
         "These files hold absolute paths for this machine (keep `hosts/` out of git).",
         "",
         f"- stdio launcher: `{launcher}` (change with `mcpgen config HOST --launcher "
