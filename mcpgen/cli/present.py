@@ -147,20 +147,19 @@ def print_stale(console: Console, applied: ApplyPlan) -> None:
     console.print("Run `mcpgen generate` to update them.")
 
 
-def _print_intro(
-    console: Console, mode: Mode, summary: ChangeSummary, applied: ApplyPlan, state_missing: bool
-) -> None:
-    if state_missing:
+def _print_intro(console: Console, mode: Mode, decided: Prepared | GenerateReport) -> None:
+    print_diagnostics(console, decided.warnings)
+    if decided.state_missing:
         print_state_missing(console)
     if mode == "check":
-        print_stale(console, applied)
+        print_stale(console, decided.applied)
     else:
-        print_summary(console, summary)
+        print_summary(console, decided.summary)
 
 
 def print_plan(console: Console, prepared: Prepared, mode: Mode) -> None:
     """What a run is about to do, printed before anything is written."""
-    _print_intro(console, mode, prepared.summary, prepared.applied, prepared.state_missing)
+    _print_intro(console, mode, prepared)
 
 
 def print_outcome(console: Console, report: GenerateReport) -> None:
@@ -173,7 +172,7 @@ def print_outcome(console: Console, report: GenerateReport) -> None:
 
 def print_report(console: Console, report: GenerateReport) -> None:
     """A whole run, after the fact: the plan, then the outcome."""
-    _print_intro(console, report.mode, report.summary, report.applied, report.state_missing)
+    _print_intro(console, report.mode, report)
     print_outcome(console, report)
 
 

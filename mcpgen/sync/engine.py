@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from mcpgen.errors import Diagnostic, ManifestInvalid
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
 from mcpgen.sync.changes import (
@@ -40,6 +41,7 @@ class GenerateReport:
     written: bool
     old_packages: tuple[str, ...] = ()  # generated packages the manifest's `package:` left
     state_missing: bool = False  # generated files existed but .mcpgen/state.json did not
+    warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
 
     @property
     def up_to_date(self) -> bool:
@@ -63,6 +65,7 @@ class Prepared:
     summary: ChangeSummary
     applied: apply.ApplyPlan
     state_missing: bool  # generated files exist but .mcpgen/state.json does not
+    warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
 
 
 def load(
@@ -70,19 +73,25 @@ def load(
     manifest_path: Path | None = None,
     previous: State | None = None,
     manifest: Manifest | None = None,
-) -> tuple[Manifest, RenderPlan]:
+) -> tuple[Manifest, RenderPlan, tuple[Diagnostic, ...]]:
     """The manifest (default `root/mcpgen.yaml`; `manifest` when the caller loaded it
-    already, with its scaffold names) and its render plan.
+    already, with its scaffold names), its render plan, and the manifest's warnings.
 
     Raises ManifestInvalid with every problem of a bad manifest.
     """
-    from mcpgen.manifest import find_manifest
+    from mcpgen.manifest import check_manifest, find_manifest
     from mcpgen.render.plan import render_plan
-    from mcpgen.scaffold import project_manifest
+    from mcpgen.scaffold import with_scaffold_names
 
+    warnings: tuple[Diagnostic, ...] = ()
     if manifest is None:
-        manifest = project_manifest(manifest_path or find_manifest(root))
-    return manifest, render_plan(manifest, _models_as_written(root, manifest, previous))
+        path = manifest_path or find_manifest(root)
+        loaded, diagnostics = check_manifest(path)
+        if loaded is None:
+            raise ManifestInvalid(diagnostics)
+        manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
+    plan = render_plan(manifest, _models_as_written(root, manifest, previous))
+    return manifest, plan, warnings
 
 
 def _models_as_written(root: Path, manifest: Manifest, previous: State | None) -> str | None:
@@ -109,7 +118,7 @@ def prepare(
 ) -> Prepared:
     """Decide every action of a run; reads the disk, writes nothing."""
     previous = load_state(root)
-    manifest, plan = load(root, manifest_path, previous, manifest)
+    manifest, plan, warnings = load(root, manifest_path, previous, manifest)
     summary = summarise(previous, manifest, plan)
     recorded = previous.files if previous else None
     applied = apply.plan_actions(
@@ -126,7 +135,7 @@ def prepare(
     state_missing = previous is None and any(
         (root / f.path).exists() for f in plan.by_owner("generated")
     )
-    return Prepared(manifest, plan, summary, applied, state_missing)
+    return Prepared(manifest, plan, summary, applied, state_missing, warnings)
 
 
 def generate_project(
@@ -169,4 +178,5 @@ def generate_project(
         written,
         old_packages,
         prepared.state_missing,
+        prepared.warnings,
     )

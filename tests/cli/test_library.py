@@ -78,3 +78,14 @@ def test_check_loads_the_manifest_and_scans_src_once(
     assert done.returncode == 0, done.stderr
     assert "All 1 handlers match the dispatcher." in done.stderr
     assert calls == {"check_manifest": 1, "find_old_packages": 1}
+
+
+def test_manifest_warnings_come_back_in_the_report_and_are_printed(project: Path) -> None:
+    text = MANIFEST + "    annotations: {readOnlyHint: true, category: net}\n"
+    (project / "mcpgen.yaml").write_text(text, encoding="utf-8")
+    report = mcpgen.generate(project)
+    unknown = [w for w in report.warnings if "category" in w.message]
+    assert unknown and all(w.level == "warning" for w in report.warnings)
+    done = run_cli("generate", str(project))
+    assert done.returncode == 0, done.stderr
+    assert str(unknown[0]) in done.stderr
