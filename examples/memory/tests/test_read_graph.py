@@ -11,10 +11,8 @@ import pytest
 from memory._generated.models import ReadGraphInput, ReadGraphOutput
 from memory.handlers.read_graph import read_graph as handler
 
-# The examples of `read_graph` in mcpgen.yaml when this file was created; add your own.
-ARGUMENTS: list[Any] = [
-    pytest.param({}, id="example-0"),
-]
+# `read_graph` has no example in mcpgen.yaml; its schema accepts a call without arguments.
+ARGUMENTS: list[Any] = [pytest.param({}, id="no-arguments")]
 
 
 @pytest.mark.anyio
