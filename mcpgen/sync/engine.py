@@ -80,6 +80,7 @@ def load(
     Raises ManifestInvalid with every problem of a bad manifest.
     """
     from mcpgen.manifest import check_manifest, find_manifest
+    from mcpgen.render.layout import format_python
     from mcpgen.render.plan import render_plan
     from mcpgen.scaffold import with_scaffold_names
 
@@ -90,7 +91,7 @@ def load(
         if loaded is None:
             raise ManifestInvalid(diagnostics)
         manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
-    plan = render_plan(manifest, _models_as_written(root, manifest, previous))
+    plan = format_python(render_plan(manifest, _models_as_written(root, manifest, previous)))
     return manifest, plan, warnings
 
 

@@ -37,8 +37,7 @@ SPELLINGS = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 # `inline_refs: true` in the manifest: schemas go out with their local $refs inlined.
 INLINED_REFS = False
 
-EXAMPLES: list[Any] = [
-]
+EXAMPLES: list[Any] = []
 # Arguments that break each tool's input schema (computed from the schema by mcpgen).
 INVALID_CALLS: list[Any] = [
     pytest.param("create_entities", {}, id="create_entities-invalid"),

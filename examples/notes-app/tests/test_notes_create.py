@@ -13,19 +13,25 @@ from notes_app.handlers.notes_create import notes_create as handler
 
 # The examples of `notes.create` in mcpgen.yaml when this file was created; add your own.
 ARGUMENTS: list[Any] = [
-    pytest.param({"notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d", "title": "Groceries"}, id="example-0"),
-    pytest.param({
-        "notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d",
-        "title": "Trip plan",
-        "body": "- passport\n- charger",
-        "pinned": True,
-        "color": "blue",
-        "remind_at": "2026-06-01T07:00:00Z",
-        "attachments": [
-            {"kind": "link", "url": "https://maps.example.com/route/42"},
-            {"kind": "file", "file_id": "f-123", "size_bytes": 2048},
-        ],
-    }, id="example-1"),
+    pytest.param(
+        {"notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d", "title": "Groceries"},
+        id="example-0",
+    ),
+    pytest.param(
+        {
+            "notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d",
+            "title": "Trip plan",
+            "body": "- passport\n- charger",
+            "pinned": True,
+            "color": "blue",
+            "remind_at": "2026-06-01T07:00:00Z",
+            "attachments": [
+                {"kind": "link", "url": "https://maps.example.com/route/42"},
+                {"kind": "file", "file_id": "f-123", "size_bytes": 2048},
+            ],
+        },
+        id="example-1",
+    ),
 ]
 
 

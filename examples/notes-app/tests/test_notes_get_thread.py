@@ -13,7 +13,9 @@ from notes_app.handlers.notes_get_thread import notes_get_thread as handler
 
 # The examples of `notes.get_thread` in mcpgen.yaml when this file was created; add your own.
 ARGUMENTS: list[Any] = [
-    pytest.param({"note_id": "0e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b", "order": "newest"}, id="example-0"),
+    pytest.param(
+        {"note_id": "0e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b", "order": "newest"}, id="example-0"
+    ),
 ]
 
 

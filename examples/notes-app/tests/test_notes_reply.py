@@ -14,12 +14,15 @@ from notes_app.handlers.notes_reply import notes_reply as handler
 # The examples of `notes.reply` in mcpgen.yaml when this file was created; add your own.
 ARGUMENTS: list[Any] = [
     pytest.param({"comment_id": "c-1", "text": "Agreed!"}, id="example-0"),
-    pytest.param({
-        "comment_id": "c-2",
-        "text": "See above",
-        "quote": {"start": 0, "end": 12},
-        "visibility": 2,
-    }, id="example-1"),
+    pytest.param(
+        {
+            "comment_id": "c-2",
+            "text": "See above",
+            "quote": {"start": 0, "end": 12},
+            "visibility": 2,
+        },
+        id="example-1",
+    ),
 ]
 
 

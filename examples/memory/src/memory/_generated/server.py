@@ -72,7 +72,10 @@ def missing_environment() -> list[str]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="memory-server", description="A knowledge graph that remembers entities, relations and observations.")
+    parser = argparse.ArgumentParser(
+        prog="memory-server",
+        description="A knowledge graph that remembers entities, relations and observations.",
+    )
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default: %(default)s)")
     parser.add_argument("--port", type=int, default=8000, help="HTTP only (default: %(default)s)")

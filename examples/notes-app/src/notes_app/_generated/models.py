@@ -40,7 +40,11 @@ class NotesCreateInput(BaseModel):
     color: Literal["none", "yellow", "green", "blue", "red"] | None = "none"
     remind_at: str | None = None
     attachments: Annotated[
-        list[NotesCreateInputAttachmentNotesCreateInputAttachment | NotesCreateInputAttachmentNotesCreateInputAttachment1] | None,
+        list[
+            NotesCreateInputAttachmentNotesCreateInputAttachment
+            | NotesCreateInputAttachmentNotesCreateInputAttachment1
+        ]
+        | None,
         Field(max_length=10),
     ] = None
 

@@ -37,7 +37,11 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "enum": ["none", "yellow", "green", "blue", "red"],
                         "default": "none",
                     },
-                    "remind_at": {"type": ["string", "null"], "format": "date-time", "default": None},
+                    "remind_at": {
+                        "type": ["string", "null"],
+                        "format": "date-time",
+                        "default": None,
+                    },
                     "attachments": {
                         "type": "array",
                         "maxItems": 10,

@@ -19,7 +19,9 @@ from weather._generated.runtime import Dispatcher
 from weather._generated.stdio import UnreadableLinesAnswered
 from weather._generated.tools import TOOLS
 
-INSTRUCTIONS: str | None = "Use get_forecast for a city's forecast over the next days and get_alerts for active weather alerts in a US state. Temperatures follow the requested units."
+INSTRUCTIONS: str | None = (
+    "Use get_forecast for a city's forecast over the next days and get_alerts for active weather alerts in a US state. Temperatures follow the requested units."
+)
 # Environment variables the manifest marks as required and gives no default: (name, description).
 REQUIRED_ENV: tuple[tuple[str, str], ...] = ()
 # Defaults the manifest gives, applied when the variable is unset.
@@ -72,7 +74,10 @@ def missing_environment() -> list[str]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="weather-server", description="Forecasts and weather alerts (deterministic example data, no network).")
+    parser = argparse.ArgumentParser(
+        prog="weather-server",
+        description="Forecasts and weather alerts (deterministic example data, no network).",
+    )
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default: %(default)s)")
     parser.add_argument("--port", type=int, default=8000, help="HTTP only (default: %(default)s)")

@@ -1,0 +1,59 @@
+"""The generated Python laid out by the pinned ruff formatter: one run over the whole plan.
+
+Templates and the model generator get the code right; ruff gets the layout right (where a
+long literal or signature breaks), exactly as the generated project's `ruff format` would.
+It runs on a private temporary copy, with every setting given on the command line and
+configuration files ignored, so the output is the same whatever the working directory.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import tempfile
+from pathlib import Path
+
+from mcpgen.errors import McpgenError
+from mcpgen.render.plan import RenderPlan
+
+# The generated project's own settings (templates/project/pyproject.toml.jinja).
+RUFF_FORMAT = (
+    "format",
+    "--isolated",
+    "--no-cache",
+    "--quiet",
+    "--line-length=100",
+    "--target-version=py311",
+)
+
+
+def format_python(plan: RenderPlan) -> RenderPlan:
+    """`plan` with every `.py` file as `ruff format` lays it out."""
+    python = [f for f in plan.files if f.path.endswith(".py")]
+    if not python:
+        return plan
+    from ruff.__main__ import find_ruff_bin  # the ruff mcpgen depends on, not one on PATH
+
+    with tempfile.TemporaryDirectory(prefix="mcpgen-layout-") as temp:
+        root = Path(temp)
+        for planned in python:
+            (root / planned.path).parent.mkdir(parents=True, exist_ok=True)
+            (root / planned.path).write_bytes(planned.content.encode("utf-8"))
+        done = subprocess.run(
+            [find_ruff_bin(), *RUFF_FORMAT, "."],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            # Generated code ruff cannot parse is mcpgen's bug, never the user's.
+            raise McpgenError(f"internal: ruff could not format the generated code: {done.stderr}")
+        laid_out = {f.path: (root / f.path).read_bytes().decode("utf-8") for f in python}
+    return dataclasses.replace(
+        plan,
+        files=tuple(
+            dataclasses.replace(f, content=laid_out[f.path]) if f.path in laid_out else f
+            for f in plan.files
+        ),
+    )
