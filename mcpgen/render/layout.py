@@ -1,7 +1,9 @@
-"""The generated Python laid out by the pinned ruff formatter: one run over the whole plan.
+"""The generated Python laid out by the pinned ruff: imports sorted, then formatted, in one
+pass over the whole plan.
 
-Templates and the model generator get the code right; ruff gets the layout right (where a
-long literal or signature breaks), exactly as the generated project's `ruff format` would.
+Templates and the model generator get the code right; ruff gets the layout right (import
+order, where a long literal or signature breaks), exactly as the generated project's own
+`ruff check --fix` and `ruff format` would.
 It runs on a private temporary copy, with every setting given on the command line and
 configuration files ignored, so the output is the same whatever the working directory.
 """
@@ -17,18 +19,19 @@ from mcpgen.errors import McpgenError
 from mcpgen.render.plan import RenderPlan
 
 # The generated project's own settings (templates/project/pyproject.toml.jinja).
-RUFF_FORMAT = (
-    "format",
-    "--isolated",
-    "--no-cache",
-    "--quiet",
-    "--line-length=100",
-    "--target-version=py311",
-)
+SETTINGS = ("--isolated", "--no-cache", "--quiet", "--line-length=100", "--target-version=py311")
 
 
-def format_python(plan: RenderPlan) -> RenderPlan:
-    """`plan` with every `.py` file as `ruff format` lays it out."""
+def _commands(package: str) -> list[tuple[str, ...]]:
+    first_party = f"lint.isort.known-first-party = [{package!r}]"
+    return [
+        ("check", *SETTINGS, "--select=I", "--fix", "--exit-zero", f"--config={first_party}"),
+        ("format", *SETTINGS),
+    ]
+
+
+def format_python(plan: RenderPlan, package: str) -> RenderPlan:
+    """`plan` with every `.py` file as ruff lays it out; `package` is the project's own."""
     python = [f for f in plan.files if f.path.endswith(".py")]
     if not python:
         return plan
@@ -39,16 +42,17 @@ def format_python(plan: RenderPlan) -> RenderPlan:
         for planned in python:
             (root / planned.path).parent.mkdir(parents=True, exist_ok=True)
             (root / planned.path).write_bytes(planned.content.encode("utf-8"))
-        done = subprocess.run(
-            [find_ruff_bin(), *RUFF_FORMAT, "."],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            # Generated code ruff cannot parse is mcpgen's bug, never the user's.
-            raise McpgenError(f"internal: ruff could not format the generated code: {done.stderr}")
+        for command in _commands(package):
+            done = subprocess.run(
+                [find_ruff_bin(), *command, "."],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode != 0:
+                # Generated code ruff cannot parse is mcpgen's bug, never the user's.
+                raise McpgenError(f"internal: ruff could not lay out generated code: {done.stderr}")
         laid_out = {f.path: (root / f.path).read_bytes().decode("utf-8") for f in python}
     return dataclasses.replace(
         plan,

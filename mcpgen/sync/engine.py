@@ -91,7 +91,8 @@ def load(
         if loaded is None:
             raise ManifestInvalid(diagnostics)
         manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
-    plan = format_python(render_plan(manifest, _models_as_written(root, manifest, previous)))
+    plan = render_plan(manifest, _models_as_written(root, manifest, previous))
+    plan = format_python(plan, manifest.package)
     return manifest, plan, warnings
 
 
