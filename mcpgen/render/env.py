@@ -14,26 +14,13 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from mcpgen.render.docs import inline_text, table_cell
 from mcpgen.template_folder import templates_root
 
-# The generated project's ruff line length: imports longer than this are wrapped the way
-# ruff's isort rules expect, so the output passes `ruff check` without a formatter run.
-LINE_LENGTH = 100
-
 
 def pyrepr(value: object, indent: int = 0) -> str:
-    """A Python literal for JSON-like data, laid out like a formatter would: on one line when
-    it fits, else one item per line with trailing commas; strings in double quotes."""
-    flat = _flat_literal(value)
-    if indent + len(flat) <= LINE_LENGTH - 12 or not isinstance(value, (dict, list, tuple)):
-        return flat
-    inner = " " * (indent + 4)
-    if isinstance(value, dict):
-        items = [
-            f"{inner}{_flat_literal(str(k))}: {pyrepr(v, indent + 4)},\n" for k, v in value.items()
-        ]
-        return "{\n" + "".join(items) + " " * indent + "}"
-    opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
-    items = [f"{inner}{pyrepr(v, indent + 4)},\n" for v in value]
-    return opening + "\n" + "".join(items) + " " * indent + closing
+    """A Python literal for JSON-like data, strings in double quotes, on one line: ruff lays
+    it out afterwards (`render/layout.py`). `indent` is accepted for templates written when
+    this filter did the layout itself, and ignored."""
+    del indent
+    return _flat_literal(value)
 
 
 def _flat_literal(value: object) -> str:
@@ -80,28 +67,14 @@ def yaml_scalar(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def isort_key(name: str) -> tuple[int, list[int | str], str]:
-    """ruff's isort order: constants, classes, then the rest; case-insensitive, numbers natural."""
-    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
-    natural: list[int | str] = [
-        int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)
-    ]
-    return kind, natural, name
-
-
 def import_from(module: str, names: list[str]) -> str:
-    """`from module import a, b`, wrapped one name per line when it would be too long."""
-    ordered = sorted(set(names), key=isort_key)
-    line = f"from {module} import {', '.join(ordered)}"
-    if len(line) <= LINE_LENGTH:
-        return line
-    body = "".join(f"    {name},\n" for name in ordered)
-    return f"from {module} import (\n{body})"
+    """`from module import a, b` (each name once); ruff sorts and wraps it afterwards."""
+    return f"from {module} import {', '.join(sorted(set(names)))}"
 
 
 def isort_sorted(items: list[Any], attribute: str) -> list[Any]:
-    """`items` in ruff's isort order of their `attribute` (for one import line each)."""
-    return sorted(items, key=lambda item: isort_key(getattr(item, attribute)))
+    """`items` sorted by `attribute`, for a stable template order; ruff sorts the imports."""
+    return sorted(items, key=lambda item: str(getattr(item, attribute)))
 
 
 TEMPLATE_FILTERS = {

@@ -12,9 +12,10 @@ import pytest
 from mcpgen.manifest.model import build_manifest
 from mcpgen.models import model_schemas, render_models
 from mcpgen.render.docs import constraints_label, field_rows, type_label
-from mcpgen.render.env import docstring, import_from, isort_key, pyrepr
+from mcpgen.render.env import docstring, import_from, pyrepr
 from mcpgen.render.invalid import accepts, invalid_arguments
-from mcpgen.render.plan import render_plan
+from mcpgen.render.layout import format_python
+from mcpgen.render.plan import PlannedFile, RenderPlan, render_plan
 from mcpgen.render.publish import published_definition
 
 POINT = {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}
@@ -146,30 +147,31 @@ def test_docs_labels() -> None:
     assert (rows[0].name, rows[0].required, rows[0].default) == ("a", True, '"x"')
 
 
-def test_import_from_wraps_like_ruff_isort() -> None:
-    assert import_from("pkg.mod", ["b", "A"]) == "from pkg.mod import A, b"
-    long = import_from("pkg._generated.models", [f"VeryLongModelName{i}Input" for i in range(5)])
-    assert long.startswith("from pkg._generated.models import (\n    VeryLongModelName0Input,\n")
-    assert long.endswith(",\n)")
-
-
-def test_isort_order_is_case_insensitive_and_natural() -> None:
-    names = [
-        "ApiRetrieveADataSourceInput",
-        "ApiRetrieveADatabaseInput",
-        "Model10",
-        "Model2",
-        "CONST",
-        "fn",
-    ]
-    assert sorted(names, key=isort_key) == [
-        "CONST",
-        "ApiRetrieveADatabaseInput",
-        "ApiRetrieveADataSourceInput",
-        "Model2",
-        "Model10",
-        "fn",
-    ]
+def test_ruff_sorts_wraps_and_formats_the_generated_python() -> None:
+    names = [f"VeryLongModelName{i}Input" for i in (10, 2, 1, 3, 4)]
+    source = (
+        "from __future__ import annotations\n"
+        "import pytest\n"
+        f"{import_from('demo._generated.models', [*names, 'CONST'])}\n"
+        "from zoo import b, A\n"
+        f"VALUE = {pyrepr({'key': 'x' * 90, 'n': [1, 2]})}\n"
+    )
+    plan = RenderPlan((PlannedFile("tests/test_x.py", source, "user"),))
+    (laid_out,) = format_python(plan, "demo").files
+    assert laid_out.content == (
+        "from __future__ import annotations\n\n"
+        "import pytest\n"
+        "from zoo import A, b\n\n"  # third party, then the project's own package
+        "from demo._generated.models import (\n"
+        "    CONST,\n"
+        "    VeryLongModelName1Input,\n"
+        "    VeryLongModelName2Input,\n"
+        "    VeryLongModelName3Input,\n"
+        "    VeryLongModelName4Input,\n"
+        "    VeryLongModelName10Input,\n"
+        ")\n\n"
+        f'VALUE = {{\n    "key": "{"x" * 90}",\n    "n": [1, 2],\n}}\n'
+    )
 
 
 def test_docstring_escapes_what_would_end_or_break_it() -> None:

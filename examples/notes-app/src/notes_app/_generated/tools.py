@@ -77,8 +77,8 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                                 "required": ["kind", "file_id"],
                                 "additionalProperties": False,
                             },
-                        ],
-                    },
+                        ]
+                    }
                 },
             },
             "outputSchema": {
@@ -112,11 +112,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                 "properties": {
                     "note_id": {"type": "string", "format": "uuid"},
                     "max_depth": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5},
-                    "order": {
-                        "type": "string",
-                        "enum": ["oldest", "newest"],
-                        "default": "oldest",
-                    },
+                    "order": {"type": "string", "enum": ["oldest", "newest"], "default": "oldest"},
                 },
                 "required": ["note_id"],
             },
@@ -135,12 +131,12 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                                 "anyOf": [
                                     {"type": "string", "format": "date-time"},
                                     {"type": "null"},
-                                ],
+                                ]
                             },
                             "replies": {"type": "array", "items": {"$ref": "#/$defs/Comment"}},
                         },
                         "required": ["id", "text", "replies"],
-                    },
+                    }
                 },
             },
             "annotations": {
@@ -221,7 +217,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             },
                             "required": ["id", "name"],
                         },
-                    },
+                    }
                 },
                 "required": ["notebooks"],
             },
