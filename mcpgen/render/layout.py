@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import tempfile
+from collections.abc import Collection
 from pathlib import Path
 
 from mcpgen.errors import McpgenError
@@ -30,9 +31,13 @@ def _commands(package: str) -> list[tuple[str, ...]]:
     ]
 
 
-def format_python(plan: RenderPlan, package: str) -> RenderPlan:
-    """`plan` with every `.py` file as ruff lays it out; `package` is the project's own."""
-    python = [f for f in plan.files if f.path.endswith(".py")]
+def format_python(plan: RenderPlan, package: str, skip: Collection[str] = ()) -> RenderPlan:
+    """`plan` with every `.py` file as ruff lays it out; `package` is the project's own.
+
+    Paths in `skip` are left as rendered: user files that already exist, which a run keeps
+    whatever the plan says (laying out 150 unused handler stubs would double a no-change run).
+    """
+    python = [f for f in plan.files if f.path.endswith(".py") and f.path not in skip]
     if not python:
         return plan
     from ruff.__main__ import find_ruff_bin  # the ruff mcpgen depends on, not one on PATH

@@ -92,7 +92,8 @@ def load(
             raise ManifestInvalid(diagnostics)
         manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
     plan = render_plan(manifest, _models_as_written(root, manifest, previous))
-    plan = format_python(plan, manifest.package)
+    existing = [f.path for f in plan.by_owner("user") if (root / f.path).exists()]
+    plan = format_python(plan, manifest.package, skip=existing)
     return manifest, plan, warnings
 
 
