@@ -6,7 +6,6 @@ figure, which is a `python -m mcpgen generate DIR` subprocess on purpose.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shutil
@@ -125,7 +124,6 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
     One warm-up run first (imports, caches), not counted: per size normally, only once per
     process with `quick`, which also skips the breakdown steps and the CLI validate.
     """
-    from rich.console import Console
 
     from mcpgen.manifest import load_manifest
     from mcpgen.models import render_models
@@ -138,10 +136,9 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
     if not quick:
         validate_cli(manifest_path)
     schemas = bare_tools(tools)
-    quiet = Console(file=io.StringIO())
 
     def validate_render() -> Any:
-        return render_plan(load_manifest(manifest_path), base / "render-only")
+        return render_plan(load_manifest(manifest_path))
 
     def fresh_root(i: int) -> Path:
         root = base / f"fresh{i}"
@@ -158,7 +155,7 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
         root = fresh_root(i)
         jobs: list[tuple[str, Callable[[], Any]]] = [
             ("bare", lambda: bare_generate(schemas)),
-            ("fresh", partial(generate_project, root, console=quiet)),
+            ("fresh", partial(generate_project, root)),
             ("load", lambda: load_manifest(manifest_path)),
         ]
         if not quick:
@@ -174,7 +171,7 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
                 steps.setdefault(name, []).append(seconds)
         assert results["fresh"].written, "fresh generate wrote nothing"
         # The no-change regenerate: right after the fresh one, on the same directory.
-        seconds, again = _timed(partial(generate_project, root, console=quiet))
+        seconds, again = _timed(partial(generate_project, root))
         assert not again.written and not again.applied.changes, (
             f"no-change regenerate would write {[a.path for a in again.applied.changes]}"
         )
@@ -192,7 +189,6 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
 
 def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
     """Wall time of `python -m mcpgen generate DIR` with nothing to do, and of `python -c pass`."""
-    from rich.console import Console
 
     from mcpgen.sync import generate_project
 
@@ -200,7 +196,7 @@ def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     shutil.copy(WORK / f"gen{count}" / "manifest" / "mcpgen.yaml", root / "mcpgen.yaml")
-    generate_project(root, console=Console(file=io.StringIO()))
+    generate_project(root)
     commands = {
         "cli_regen": [sys.executable, "-m", "mcpgen", "generate", str(root)],
         "python_floor": [sys.executable, "-c", "pass"],

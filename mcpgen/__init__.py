@@ -6,6 +6,9 @@ is available from Python:
     import mcpgen
     manifest = mcpgen.load_manifest(Path("weather/mcpgen.yaml"))   # raises ManifestInvalid
     report = mcpgen.generate(Path("weather"))                     # check=True writes nothing
+
+Neither prints: results come back as values (`GenerateReport`), failures as `McpgenError`
+(`ManifestInvalid` carries every diagnostic); the command line chooses how to show them.
 """
 
 from __future__ import annotations
@@ -30,7 +33,11 @@ def load_manifest(path: Path) -> Manifest:
 
 
 def generate(root: Path, *, check: bool = False, force: bool = False) -> GenerateReport:
-    """Bring the project at `root` in line with its manifest (`check`: write nothing)."""
+    """Bring the project at `root` in line with its manifest (`check`: write nothing).
+
+    Prints nothing; the report holds the plan summary, every file action, stale files,
+    orphaned handlers and an old package left by a `package:` change.
+    """
     from mcpgen.sync import generate_project
 
     return generate_project(root, force=force, mode="check" if check else "write")

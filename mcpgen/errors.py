@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
@@ -64,3 +65,9 @@ class ManifestInvalid(McpgenError):
         noun = "problem" if errors == 1 else "problems"
         super().__init__(f"{errors} {noun} in the manifest; nothing was written")
         self.diagnostics = diagnostics
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`; did you mean 'input_schema'?`, or nothing when no choice is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""

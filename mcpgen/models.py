@@ -15,9 +15,9 @@ from importlib import metadata
 from typing import Any
 
 from mcpgen import __version__
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.manifest.model import Manifest
 from mcpgen.model_schemas import model_schemas
-from mcpgen.render.header import GENERATED_HEADER
 
 __all__ = ["GENERATOR_OPTIONS", "model_schemas", "models_header", "render_models"]
 

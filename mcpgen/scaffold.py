@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpgen.manifest.model import Manifest
-from mcpgen.render.env import templates_root
+from mcpgen.template_folder import templates_root
+from mcpgen.write.atomic import write_atomic
 
 ANSWERS_FILE = ".copier-answers.yml"
 SOURCE_MARKER = "mcpgen:project"
@@ -69,17 +70,24 @@ def render_scaffold(destination: Path, answers: ScaffoldAnswers) -> None:
 
 
 def project_manifest(manifest_path: Path) -> Manifest:
-    """The manifest at `manifest_path`, with the package and distribution the project was
-    scaffolded with (its `.copier-answers.yml`), since pyproject.toml, the console script and
-    the handlers' imports use those.
+    """The manifest at `manifest_path` with the project's scaffold names (`with_scaffold_names`).
 
-    So a new `name:` renames the server only; a `package:` written in the manifest still wins
-    (a deliberate move). Raises ManifestInvalid for a bad manifest.
+    Raises ManifestInvalid for a bad manifest.
     """
     from mcpgen.manifest import load_manifest
 
-    manifest = load_manifest(manifest_path)
-    answers = _answers(manifest_path.parent / ANSWERS_FILE)
+    return with_scaffold_names(load_manifest(manifest_path), manifest_path.parent)
+
+
+def with_scaffold_names(manifest: Manifest, root: Path) -> Manifest:
+    """`manifest` with the package and distribution the project at `root` was scaffolded
+    with (its `.copier-answers.yml`), since pyproject.toml, the console script and the
+    handlers' imports use those.
+
+    So a new `name:` renames the server only; a `package:` written in the manifest still wins
+    (a deliberate move).
+    """
+    answers = _answers(root / ANSWERS_FILE)
     package = answers.get("package")
     distribution = answers.get("distribution")
     if isinstance(package, str) and package and not manifest.package_pinned:
@@ -105,4 +113,4 @@ def _pin_answers_source(answers_file: Path) -> None:
         return
     text = answers_file.read_text(encoding="utf-8")
     pinned = re.sub(r"(?m)^_src_path: .*$", f"_src_path: {SOURCE_MARKER}", text)
-    answers_file.write_text(pinned, encoding="utf-8")
+    write_atomic(answers_file, pinned)

@@ -21,6 +21,7 @@ from referencing._core import Resolver
 from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowhere, Unresolvable
 from referencing.jsonschema import DRAFT4, DRAFT6, DRAFT7
 
+from mcpgen.errors import suggest
 from mcpgen.schema_walk import (
     DEFAULT_SPECIFICATION,
     JsonPath,
@@ -293,8 +294,6 @@ def _pointer_problem(resolver: Resolver[Any], ref: str) -> str:
     if walked.rsplit("/", 1)[-1] in _NAMED_MAPS:
         parent = resolver.lookup(f"{base}#{walked}").contents
         if isinstance(parent, dict):
-            from mcpgen.manifest.messages import suggest  # mcpgen.manifest imports this module
-
             hint = suggest(missing, parent)
     return f"$ref {ref!r} does not resolve: {'#' + _unescape(walked)!r} has no {missing!r}{hint}"
 

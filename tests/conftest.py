@@ -1,12 +1,25 @@
-"""Shared pytest options and fixtures.
+"""Shared pytest options, fixtures and test tiers.
 
 `--update-goldens` rewrites expected outputs (error snapshots, golden trees) from what the
 code produces now, instead of comparing against them. Review the diff before committing.
+
+Every test gets one tier marker, from where it lives: `e2e` (builds venvs, runs servers;
+slow), `golden` (compares output with committed files), `cli` (commands, in process) and
+`unit` (everything else). `pytest -m "not e2e"` runs the fast tiers.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TIERS: dict[str, tuple[str, ...]] = {
+    "e2e": ("tests/e2e/",),
+    "golden": ("tests/test_examples.py", "tests/test_errors.py", "tests/hosts/test_render.py"),
+    "cli": ("tests/cli/", "tests/hosts/test_cli.py"),
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,3 +35,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     """True when the run was asked to rewrite expected outputs rather than check them."""
     return bool(request.config.getoption("--update-goldens"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("e2e"):  # marked by its module: slow whatever its folder
+            continue
+        path = item.path.relative_to(ROOT).as_posix()
+        tier = next((name for name, where in TIERS.items() if path.startswith(where)), "unit")
+        item.add_marker(getattr(pytest.mark, tier))

@@ -1,4 +1,5 @@
-"""Bad manifests through the real CLI: every problem located, exit 1, no traceback, no writes.
+"""Bad manifests through the command line, in process: every problem located, exit 1, no
+traceback, no writes.
 
 Each `tests/errors/<case>.yaml` holds one trap (`many_problems.yaml` several); the exact stderr
 of `mcpgen validate` is kept in `tests/errors/expected/<case>.txt`. After an intended change
@@ -10,13 +11,12 @@ to a message, rewrite the snapshots and review the diff:
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli.runner import Ran, run_cli
 
 ERRORS = Path(__file__).parent / "errors"
 EXPECTED = ERRORS / "expected"
@@ -25,22 +25,8 @@ CORPUS_MANIFEST = Path(__file__).resolve().parents[1] / ".." / "shared" / "corpu
 TMP = "<tmp>"
 
 
-def run_mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "200"}
-    # The source tree, not an installed copy, is what these tests judge.
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(Path(__file__).resolve().parents[1]), env.get("PYTHONPATH", "")]
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        cwd=cwd,
-        check=False,
-        env=env,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=60,
-    )
+def run_mcpgen(*args: str, cwd: Path) -> Ran:
+    return run_cli(*args, cwd=cwd, env={"TERM": "dumb"})
 
 
 def snapshot_of_tree(root: Path) -> dict[str, tuple[int, int]]:

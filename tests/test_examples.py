@@ -6,16 +6,14 @@ Update them after an intended change with:  pytest tests/test_examples.py --upda
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli.runner import run_cli
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
-# hosts/ holds absolute, machine-specific launch paths: never part of a golden tree.
-MACHINE_SPECIFIC = {"hosts"}
 # How each example is made: `mcpgen new` arguments (after the target directory).
 RECIPES: dict[str, list[str]] = {
     "weather": ["weather"],
@@ -28,36 +26,17 @@ def produce(name: str, destination: Path, cwd: Path | None = None) -> None:
     args = RECIPES[name]
     positional = [args[0]] if not args[0].startswith("-") else []
     options = args[len(positional) :]
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mcpgen",
-            "new",
-            *positional,
-            "--dir",
-            str(destination),
-            "--no-input",
-            "--no-git",
-            *options,
-        ],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
+    done = run_cli(
+        "new", *positional, "--dir", str(destination), "--no-input", "--no-git", *options, cwd=cwd
     )
     assert done.returncode == 0, done.stderr
-    for folder in MACHINE_SPECIFIC:
-        shutil.rmtree(destination / folder, ignore_errors=True)
 
 
 def tree(root: Path) -> dict[str, bytes]:
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
         for p in sorted(root.rglob("*"))
-        if p.is_file()
-        and not (set(p.relative_to(root).parts) & (MACHINE_SPECIFIC | {"__pycache__"}))
+        if p.is_file() and "__pycache__" not in p.relative_to(root).parts
     }
 
 
@@ -81,7 +60,7 @@ def test_example_is_current(name: str, tmp_path: Path, update_goldens: bool) -> 
 
 def test_output_is_deterministic(tmp_path: Path) -> None:
     """Runs in different directories, from a working directory whose pyproject.toml sets
-    other formatter line lengths, give byte-identical trees (hosts/ aside)."""
+    other formatter line lengths, give byte-identical trees."""
     hostile = tmp_path / "elsewhere"
     hostile.mkdir()
     (hostile / "pyproject.toml").write_text(

@@ -2,16 +2,35 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
-from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
+from mcpgen.errors import McpgenError
+
+
+class _Boundary(TyperGroup):
+    """The single error → exit-code boundary, inside the app so that the console script,
+    `python -m mcpgen` and in-process runs (`typer.testing.CliRunner`) behave the same.
+
+    Click handles usage errors (exit 2), `typer.Exit` and Ctrl-C itself; mcpgen's own
+    errors are printed here, without a traceback.
+    """
+
+    def invoke(self, ctx: Any) -> Any:  # click's Context, which typer vendors privately
+        try:
+            return super().invoke(ctx)
+        except McpgenError as exc:
+            from mcpgen.cli.present import print_error
+
+            print_error(err, exc)
+            raise typer.Exit(exc.exit_code) from None
+
 
 app = typer.Typer(
+    cls=_Boundary,
     name="mcpgen",
     help="Turn a YAML manifest of MCP tools into a complete, tested MCP server project.",
     no_args_is_help=True,
@@ -24,13 +43,6 @@ app = typer.Typer(
 # (the schema, a snippet, a diff).
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
-
-
-def print_diagnostics(diagnostics: Iterable[Diagnostic]) -> None:
-    """Print diagnostics one per line, `file:line:col: path: message`, errors in red."""
-    for diagnostic in diagnostics:
-        style = "red" if diagnostic.level == "error" else "yellow"
-        err.print(str(diagnostic), style=style, markup=False)
 
 
 def _show_version(value: bool) -> None:
@@ -51,27 +63,23 @@ def _root(
     """Turn a YAML manifest of MCP tools into a complete, tested MCP server project."""
 
 
-def _register() -> None:
-    # Imported here so that each command module can import `app`, `err` and `out` from this one.
-    from mcpgen.cli import add, check, config, doctor, generate, manifest, new, update
+_registered = False
 
-    for module in (manifest, new, generate, check, add, update, config, doctor):
-        module.register(app)
+
+def command_line() -> typer.Typer:
+    """The app with every command registered (once)."""
+    global _registered  # noqa: PLW0603  # registration must happen after this module loads
+    if not _registered:
+        # Imported here so that each command module can import `app`, `err` and `out` from
+        # this one.
+        from mcpgen.cli import add, check, config, doctor, generate, manifest, new, update
+
+        for module in (manifest, new, generate, check, add, update, config, doctor):
+            module.register(app)
+        _registered = True
+    return app
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the console script: the single error → exit-code boundary.
-
-    Click (standalone mode) handles usage errors (exit 2), `typer.Exit` and Ctrl-C itself;
-    mcpgen's own errors pass through it and are printed here, without a traceback.
-    """
-    _register()
-    try:
-        app(args=argv, standalone_mode=True)
-    except ManifestInvalid as exc:
-        print_diagnostics(exc.diagnostics)
-        err.print(f"error: {exc.message}", style="bold red", markup=False)
-        sys.exit(exc.exit_code)
-    except McpgenError as exc:
-        err.print(f"error: {exc.message}", style="bold red", markup=False)
-        sys.exit(exc.exit_code)
+    """Entry point of the console script and `python -m mcpgen`."""
+    command_line()(args=argv, standalone_mode=True)

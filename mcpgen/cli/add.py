@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import codecs
-import os
-import shutil
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from mcpgen.cli import err
-from mcpgen.errors import ManifestInvalid, McpgenError
 
 add_app = typer.Typer(
     name="add", help="Add something to the manifest, then generate.", no_args_is_help=True
@@ -34,43 +30,14 @@ def add_tool(
     manifest is then left unchanged); 3 generate refused a hand-edited generated file (the
     tool is in the manifest; fix the file or run `mcpgen generate --force`).
     """
-    from mcpgen.manifest import check_text, display_name, find_manifest
-    from mcpgen.sync import generate_project
-    from mcpgen.sync.add_tool import append_tool
+    from mcpgen.cli.generate import generate_and_report
+    from mcpgen.manifest import display_name, find_manifest
+    from mcpgen.project.add import append_tool_to_manifest
 
     path = find_manifest(directory)
-    bom, original = _read_text(path)
-    text = append_tool(original, name, description)  # keeps the file's line endings
-    manifest, diagnostics = check_text(text, display_name(path))
-    if manifest is None:  # e.g. an invalid tool name: report it, leave the file alone
-        raise ManifestInvalid(diagnostics)
-    _replace_bytes(path, bom + text.encode("utf-8"))
+    append_tool_to_manifest(path, name, description)
     err.print(f"Added tool {name} to {display_name(path)}", markup=False)
-    generate_project(path.parent, console=err, manifest_path=path)
-
-
-def _read_text(path: Path) -> tuple[bytes, str]:
-    """The manifest's UTF-8 byte-order mark (kept on write, b"" if none) and its text."""
-    try:
-        raw = path.read_bytes()
-        bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
-        return bom, raw[len(bom) :].decode("utf-8")
-    except OSError as exc:
-        raise McpgenError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise McpgenError(f"cannot edit {path}: it is not UTF-8 text") from None
-
-
-def _replace_bytes(path: Path, content: bytes) -> None:
-    # Same-directory temp file + os.replace: the manifest is never left half written.
-    temp = path.with_name(f".{path.name}.mcpgen-tmp")
-    try:
-        temp.write_bytes(content)
-        shutil.copymode(path, temp)
-        os.replace(temp, path)
-    except OSError as exc:
-        temp.unlink(missing_ok=True)
-        raise McpgenError(f"cannot write {path}: {exc.strerror or exc}") from None
+    generate_and_report(path.parent, err, manifest_path=path)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mcpgen.cli import err, print_diagnostics
+from mcpgen.cli import err
 from mcpgen.errors import McpgenError
 
 HELP = """Check a project without writing anything.
@@ -28,46 +28,14 @@ def check(
         Path, typer.Argument(help="Project directory (or its manifest file).", show_default=False)
     ] = Path("."),
 ) -> None:
-    from mcpgen.manifest import check_manifest, find_manifest
-    from mcpgen.sync import prepare
-    from mcpgen.sync.changes import find_old_packages, find_orphans, orphan_kind
-    from mcpgen.sync.handler_check import check_handlers
-    from mcpgen.sync.report import print_stale
+    from mcpgen.cli.present import print_check
+    from mcpgen.manifest import find_manifest
+    from mcpgen.project.check import check_project
 
-    path = find_manifest(directory)
-    root = path.parent
-    # Warnings are shown even for a valid manifest; errors raise ManifestInvalid in prepare().
-    _manifest, diagnostics = check_manifest(path)
-    if _manifest is not None:
-        print_diagnostics(diagnostics)
-    prepared = prepare(root, manifest_path=path)
-    failed = bool(prepared.applied.stale())
-    print_stale(err, prepared.applied)
-    problems = check_handlers(root, prepared.manifest, prepared.plan)
-    for problem in problems:
-        err.print(f"handler of {problem.tool}: {problem}", style="red", markup=False)
-    if not problems:
-        err.print(f"All {len(prepared.manifest.tools)} handlers match the dispatcher.")
-    for orphan in find_orphans(root, prepared.manifest, prepared.plan):
-        err.print(
-            f"warning: orphaned {orphan_kind(orphan)} {orphan}: no tool in the manifest uses it",
-            style="yellow",
-            markup=False,
-        )
-    for folder in find_old_packages(root, prepared.manifest):
-        err.print(
-            f"warning: orphaned generated output {folder}/_generated/: the manifest's package "
-            f"is now `{prepared.manifest.package}`",
-            style="yellow",
-            markup=False,
-        )
-    if failed or problems:
-        what = [
-            w
-            for w, bad in (("stale generated files", failed), ("handler problems", problems))
-            if bad
-        ]
-        raise McpgenError(f"check failed: {' and '.join(what)}")
+    report = check_project(find_manifest(directory))
+    print_check(err, report)
+    if report.failures:
+        raise McpgenError(f"check failed: {' and '.join(report.failures)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,13 +1,15 @@
-"""`mcpgen config HOST [DIR]`: print, write, install or uninstall one host's config snippet.
+"""`mcpgen config HOST [DIR]` and `mcpgen hosts [DIR]`: host config snippets.
 
-stdout carries only the snippet (so it can be redirected into a file); notes, warnings,
-command lines and install links go to stderr.
+`config HOST` prints one host's snippet (stdout carries only the snippet, so it can be
+redirected into a file; notes, warnings and install links go to stderr) or, with
+`--install`/`--uninstall`, merges it into the host's real config file. `hosts DIR` writes
+every host's snippet into DIR/hosts/; `config --all [DIR]` is its older spelling.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -15,37 +17,155 @@ import typer
 
 from mcpgen.cli import err, out
 from mcpgen.errors import ExitCode, McpgenError
-from mcpgen.hosts.base import DEFAULT_URL, TRANSPORTS, Host, Snippet, Target, Transport, Where
-from mcpgen.hosts.launch import OS_NAMES, OsName, choose_launcher, current_os
+from mcpgen.hosts.base import DEFAULT_URL, TRANSPORTS, Host, Target, Transport, Where
+from mcpgen.hosts.launch import OS_NAMES, MachineFacts, OsName
 from mcpgen.manifest.model import Manifest
 
+# Options shared by every form of the command.
+Launcher = Annotated[
+    str | None, typer.Option(help="venv (default when DIR/.venv exists), uv, uvx or pipx.")
+]
+Url = Annotated[str, typer.Option(help="Server URL for --transport http.")]
+BearerEnv = Annotated[
+    str | None,
+    typer.Option(help="HTTP: send `Authorization: Bearer $VAR`, referenced the host's way."),
+]
+TargetOs = Annotated[
+    str | None,
+    typer.Option("--os", help="linux, macos or windows: write that OS's forms and paths."),
+]
+ProjectDir = Annotated[
+    Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
+]
+# Options of `config HOST` alone.
+HostName = Annotated[
+    str | None,
+    typer.Argument(
+        metavar="HOST",
+        help="Host app (claude-desktop, cline, cursor, vscode, …); omit to list them.",
+    ),
+]
+TransportOption = Annotated[str, typer.Option("--transport", help="stdio or http.")]
+AllHosts = Annotated[
+    bool, typer.Option("--all", help="Same as `mcpgen hosts DIR` (DIR given as HOST).")
+]
+Install = Annotated[
+    bool, typer.Option("--install", help="Merge the entry into the host's real config file.")
+]
+Uninstall = Annotated[
+    bool,
+    typer.Option("--uninstall", help="Remove this server's entry from the host's config file."),
+]
+ConfigPath = Annotated[
+    Path | None,
+    typer.Option(
+        "--config-path", help="Config file to install into, instead of the host's usual one."
+    ),
+]
+Yes = Annotated[
+    bool,
+    typer.Option("--yes", "-y", help="Replace an existing entry of the same name without asking."),
+]
+Scope = Annotated[
+    str,
+    typer.Option(
+        "--scope", help="user, or project (the project's own file, where the host has one)."
+    ),
+]
 
-def _load(directory: Path) -> Manifest:
-    from mcpgen.manifest import find_manifest
-    from mcpgen.scaffold import project_manifest
 
-    return project_manifest(find_manifest(directory))
+@dataclass(frozen=True)
+class SnippetOptions:
+    """How the snippets should launch or reach the server."""
+
+    launcher: str | None
+    url: str
+    bearer_env: str | None
+    os_name: str | None
+
+    def facts(self, root: Path) -> MachineFacts:
+        """The machine facts, gathered once, for the OS the snippets are for."""
+        from mcpgen.hosts.launch import gather_facts
+
+        return gather_facts(root, _os(self.os_name))
 
 
-def _os(name: str | None) -> OsName:
-    if name is None:
-        return current_os()
-    if name not in OS_NAMES:
+@dataclass(frozen=True)
+class InstallOptions:
+    """Where and how `--install`/`--uninstall` edits the host's config file."""
+
+    config_path: Path | None
+    yes: bool
+    uninstall: bool
+    scope: str
+
+
+def _os(name: str | None) -> OsName | None:
+    if name is not None and name not in OS_NAMES:
         raise McpgenError(
             f"unknown --os {name!r}; choose one of: {', '.join(OS_NAMES)}", exit_code=ExitCode.USAGE
         )
     return name
 
 
-def _transport(name: str) -> Transport:
+def _transport(host: Host, name: str) -> Transport:
     if name not in TRANSPORTS:
         raise McpgenError(
             f"unknown --transport {name!r}; choose stdio or http", exit_code=ExitCode.USAGE
         )
+    if name not in host.transports:
+        raise McpgenError(f"{host.title} does not support --transport {name}")
     return name
 
 
-def _print_notes(snippet: Snippet) -> None:
+def _project(directory: Path) -> tuple[Path, Manifest]:
+    """The project root and its manifest (with the scaffold's package names)."""
+    from mcpgen.manifest import find_manifest
+    from mcpgen.scaffold import project_manifest
+
+    path = find_manifest(directory)
+    return path.parent.resolve(), project_manifest(path)
+
+
+def write_hosts(directory: Path, options: SnippetOptions) -> None:
+    """Write every host's files into DIR/hosts/."""
+    from mcpgen.hosts.folder import write_hosts_folder
+
+    root, manifest = _project(directory)
+    written = write_hosts_folder(
+        manifest,
+        root,
+        options.facts(root),
+        launcher=options.launcher,
+        url=options.url,
+        bearer_env=options.bearer_env,
+    )
+    err.print(
+        f"wrote {len(written)} files into {root / 'hosts'} (see hosts/README.md)", markup=False
+    )
+
+
+def _target(
+    host: Host, root: Path, manifest: Manifest, transport: str, options: SnippetOptions
+) -> Target:
+    from mcpgen.hosts.render import make_target
+
+    chosen = _transport(host, transport)
+    facts = options.facts(root)
+    return make_target(
+        manifest,
+        root,
+        chosen,
+        launcher=facts.launcher(options.launcher),
+        facts=facts,
+        url=options.url,
+        bearer_env=options.bearer_env,
+    )
+
+
+def _print_snippet(host: Host, target: Target) -> None:
+    snippet = host.render(target)
+    out.print(snippet.text, end="", markup=False, highlight=False)
     for warning in snippet.warnings:
         err.print(f"warning: {warning}", style="yellow", markup=False)
     for extra in snippet.extras:
@@ -53,154 +173,88 @@ def _print_notes(snippet: Snippet) -> None:
         err.print(f"  {extra.text}", markup=False, soft_wrap=True)
 
 
-def _write_all(
-    manifest: Manifest,
-    root: Path,
-    *,
-    launcher: str | None,
-    os_name: OsName,
-    url: str,
-    bearer_env: str | None,
-) -> None:
-    from mcpgen.hosts import render_host_files
-    from mcpgen.hosts.install import atomic_write
-
-    files = render_host_files(
-        manifest, root, launcher=launcher, os_name=os_name, url=url, bearer_env=bearer_env
-    )
-    for planned in files:
-        atomic_write(root / planned.path, planned.content)
-    err.print(f"wrote {len(files)} files into {root / 'hosts'} (see hosts/README.md)", markup=False)
-
-
-def _confirm(question: str) -> bool:
-    return typer.confirm(question, default=False, err=True)
-
-
-def _install(
-    host: Host,
-    target: Target,
-    root: Path,
-    *,
-    os_name: OsName,
-    config_path: Path | None,
-    yes: bool,
-    uninstall: bool,
-    scope: str,
-) -> None:
+def _install(host: Host, target: Target, root: Path, options: InstallOptions) -> None:
     from mcpgen.hosts.install import install
 
-    if scope not in ("user", "project"):
+    if options.scope not in ("user", "project"):
         raise McpgenError("--scope is user or project", exit_code=ExitCode.USAGE)
     where = Where(
-        os=os_name,
+        os=target.os,
         env=dict(os.environ),
         home=Path.home(),
-        project=root.resolve(),
-        scope="project" if scope == "project" else "user",
+        project=root,
+        scope="project" if options.scope == "project" else "user",
     )
     result = install(
-        host, target, where, config_path=config_path, yes=yes, uninstall=uninstall, confirm=_confirm
+        host,
+        target,
+        where,
+        config_path=options.config_path,
+        yes=options.yes,
+        uninstall=options.uninstall,
+        confirm=lambda question: typer.confirm(question, default=False, err=True),
     )
     err.print(result.describe(host, target.server), markup=False)
     if result.action in ("added", "replaced") and host.reload_hint:
         err.print(f"next: {host.reload_hint}", markup=False)
 
 
-def config(  # noqa: PLR0917  # Typer declares every option as a parameter
-    host_name: Annotated[
-        str | None,
-        typer.Argument(
-            metavar="HOST",
-            help="Host app (claude-desktop, cline, cursor, vscode, …); omit to list them.",
-        ),
-    ] = None,
-    directory: Annotated[
-        Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
-    ] = Path("."),
-    transport: Annotated[str, typer.Option(help="stdio or http.")] = "stdio",
-    launcher: Annotated[
-        str | None, typer.Option(help="venv (default when DIR/.venv exists), uv, uvx or pipx.")
-    ] = None,
-    url: Annotated[str, typer.Option(help="Server URL for --transport http.")] = DEFAULT_URL,
-    bearer_env: Annotated[
-        str | None,
-        typer.Option(help="HTTP: send `Authorization: Bearer $VAR`, referenced the host's way."),
-    ] = None,
-    all_hosts: Annotated[
-        bool, typer.Option("--all", help="Write every host's files into DIR/hosts/.")
-    ] = False,
-    do_install: Annotated[
-        bool, typer.Option("--install", help="Merge the entry into the host's real config file.")
-    ] = False,
-    uninstall: Annotated[
-        bool, typer.Option(help="Remove this server's entry from the host's config file.")
-    ] = False,
-    config_path: Annotated[
-        Path | None,
-        typer.Option(help="Config file to install into, instead of the host's usual one."),
-    ] = None,
-    yes: Annotated[
-        bool,
-        typer.Option(
-            "--yes", "-y", help="Replace an existing entry of the same name without asking."
-        ),
-    ] = False,
-    os_name: Annotated[
-        str | None,
-        typer.Option("--os", help="linux, macos or windows: write that OS's forms and paths."),
-    ] = None,
-    scope: Annotated[
-        str, typer.Option(help="user, or project (the project's own file, where the host has one).")
-    ] = "user",
-) -> None:
-    """Print a host's config snippet, write all of them, or install one safely."""
-    from mcpgen.hosts import HOSTS, get_host
-    from mcpgen.hosts.render import make_target
+def _list_hosts() -> None:
+    from mcpgen.hosts import HOSTS
 
-    target_os = _os(os_name)
+    for known in HOSTS:
+        out.print(f"{known.key:16} {known.title}", markup=False)
+
+
+def config(  # noqa: PLR0917  # Typer declares every option as a parameter
+    host_name: HostName = None,
+    directory: ProjectDir = Path("."),
+    transport: TransportOption = "stdio",
+    launcher: Launcher = None,
+    url: Url = DEFAULT_URL,
+    bearer_env: BearerEnv = None,
+    all_hosts: AllHosts = False,
+    do_install: Install = False,
+    uninstall: Uninstall = False,
+    config_path: ConfigPath = None,
+    yes: Yes = False,
+    os_name: TargetOs = None,
+    scope: Scope = "user",
+) -> None:
+    """Print a host's config snippet, or install it safely into the host's config file."""
+    from mcpgen.hosts import get_host
+
+    options = SnippetOptions(launcher, url, bearer_env, os_name)
     if all_hosts:
-        # `mcpgen config --all DIR`: the one positional argument is the folder.
-        root = Path(host_name) if host_name is not None else directory
-        _write_all(
-            _load(root), root, launcher=launcher, os_name=target_os, url=url, bearer_env=bearer_env
-        )
-        return
-    if host_name is None:
-        for known in HOSTS:
-            out.print(f"{known.key:16} {known.title}", markup=False)
-        return
-    host = get_host(host_name)
-    chosen_transport = _transport(transport)
-    if chosen_transport not in host.transports:
-        raise McpgenError(f"{host.title} does not support --transport {transport}")
-    manifest = _load(directory)
-    target = make_target(
-        manifest,
-        directory.resolve(),
-        chosen_transport,
-        launcher=choose_launcher(directory, launcher),
-        os_name=target_os,
-        url=url,
-        bearer_env=bearer_env,
-        which=shutil.which,
-    )
-    if do_install or uninstall:
-        _install(
-            host,
-            target,
-            directory,
-            os_name=target_os,
-            config_path=config_path,
-            yes=yes,
-            uninstall=uninstall,
-            scope=scope,
-        )
-        return
-    snippet = host.render(target)
-    out.print(snippet.text, end="", markup=False, highlight=False)
-    _print_notes(snippet)
+        # The older spelling `mcpgen config --all DIR`: the one positional argument is DIR.
+        write_hosts(Path(host_name) if host_name is not None else directory, options)
+    elif host_name is None:
+        _list_hosts()
+    else:
+        host = get_host(host_name)
+        root, manifest = _project(directory)
+        target = _target(host, root, manifest, transport, options)
+        if do_install or uninstall:
+            _install(host, target, root, InstallOptions(config_path, yes, uninstall, scope))
+        else:
+            _print_snippet(host, target)
+
+
+def hosts(
+    directory: ProjectDir = Path("."),
+    launcher: Launcher = None,
+    url: Url = DEFAULT_URL,
+    bearer_env: BearerEnv = None,
+    os_name: TargetOs = None,
+) -> None:
+    """Write every host's config snippet into DIR/hosts/, with a README saying what goes where.
+
+    The files hold absolute paths for this machine: keep `hosts/` out of git. Run it again
+    after moving the project or changing the manifest's name or env.
+    """
+    write_hosts(directory, SnippetOptions(launcher, url, bearer_env, os_name))
 
 
 def register(app: typer.Typer) -> None:
     app.command("config")(config)
+    app.command("hosts")(hosts)

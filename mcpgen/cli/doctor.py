@@ -12,8 +12,6 @@ from mcpgen.cli import out
 from mcpgen.errors import ExitCode, McpgenError
 from mcpgen.hosts.base import DEFAULT_URL
 
-MARKS = {"ok": ("ok  ", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "red")}
-
 
 def doctor(
     directory: Annotated[
@@ -29,9 +27,10 @@ def doctor(
     timeout: Annotated[float, typer.Option(help="Seconds to wait for each handshake.")] = 20.0,
 ) -> None:
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
+    from mcpgen.cli.present import print_doctor
     from mcpgen.hosts import HOSTS, get_host
     from mcpgen.hosts.doctor import diagnose
-    from mcpgen.hosts.launch import choose_launcher, current_os
+    from mcpgen.hosts.launch import gather_facts
     from mcpgen.manifest import find_manifest
     from mcpgen.scaffold import project_manifest
 
@@ -39,35 +38,19 @@ def doctor(
         raise McpgenError("--timeout must be positive", exit_code=ExitCode.USAGE)
     manifest_path = find_manifest(directory)
     root = manifest_path.parent.resolve()
-    manifest = project_manifest(manifest_path)
-    hosts = [get_host(name) for name in host] if host else list(HOSTS)
+    facts = gather_facts(root)
     launch, probe, http, reports = diagnose(
-        manifest,
+        project_manifest(manifest_path),
         root,
-        hosts,
-        launcher=choose_launcher(root, launcher),
-        os_name=current_os(),
+        [get_host(name) for name in host] if host else list(HOSTS),
+        launcher=facts.launcher(launcher),
+        facts=facts,
         environ=dict(os.environ),
         url=url,
         timeout=timeout,
     )
-    out.print(f"launch: {' '.join(launch.argv)}", markup=False)
-    if probe.ok:
-        out.print(f"tools: {', '.join(probe.tools) or '(none)'}", markup=False)
-    failed = False
-    for report in reports:
-        mark, style = MARKS[report.status]
-        out.print(f"[{style}]{mark}[/{style}] {report.title}", highlight=False)
-        for check in report.checks:
-            if check.status != "ok":
-                out.print(f"       {check.status}: {check.message}", markup=False)
-        failed |= report.status == "fail"
-    mark, style = MARKS[http.status]
-    out.print(f"[{style}]{mark}[/{style}] HTTP: ", end="", highlight=False)
-    out.print(http.message, markup=False)
-    failed |= http.status == "fail"
-    if failed:
-        # Not typer.Exit: in non-standalone mode click swallows it and the code would be lost.
+    if not print_doctor(out, launch, probe, http, reports):
+        # Not typer.Exit: the code must reach the shell through the one error boundary.
         raise McpgenError("some hosts would fail; see above")
 
 

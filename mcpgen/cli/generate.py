@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.console import Console
 
 from mcpgen.cli import err, out
 from mcpgen.errors import ExitCode, McpgenError
+
+if TYPE_CHECKING:
+    from mcpgen.sync import GenerateReport, Mode
 
 HELP = """Render the project in DIR from DIR/mcpgen.yaml and keep it in sync.
 
@@ -19,6 +23,29 @@ modified; a removed tool's handler is kept and reported as orphaned.
 Exit codes: 0 written or up to date; 1 invalid manifest, or --check found stale files;
 2 bad command line; 3 a generated file was edited by hand (nothing written; see --force).
 """
+
+
+def generate_and_report(
+    root: Path,
+    console: Console,
+    *,
+    force: bool = False,
+    mode: Mode = "write",
+    manifest_path: Path | None = None,
+) -> GenerateReport:
+    """Run generate, printing the plan before the first write and the outcome after it."""
+    from mcpgen.cli import present
+    from mcpgen.sync import generate_project
+
+    report = generate_project(
+        root,
+        force=force,
+        mode=mode,
+        manifest_path=manifest_path,
+        on_plan=lambda prepared: present.print_plan(console, prepared, mode),
+    )
+    present.print_outcome(console, report)
+    return report
 
 
 def generate(
@@ -39,8 +66,6 @@ def generate(
         bool, typer.Option("--watch", help="Regenerate on every save of the manifest.")
     ] = False,
 ) -> None:
-    from mcpgen.sync import Mode, generate_project
-
     if watch and (check or diff):
         raise McpgenError(
             "--watch cannot be combined with --check or --diff", exit_code=ExitCode.USAGE
@@ -50,12 +75,12 @@ def generate(
     manifest = find_manifest(directory)
     root = manifest.parent
     if watch:
-        from mcpgen.sync.watch import watch_project
+        from mcpgen.cli.watch import watch_project
 
         watch_project(root, manifest, force=force, console=err)
         return
     mode: Mode = "check" if check else "diff" if diff else "write"
-    report = generate_project(root, force=force, console=err, mode=mode, manifest_path=manifest)
+    report = generate_and_report(root, err, force=force, mode=mode, manifest_path=manifest)
     if diff:
         out.print(report.diff(), end="", markup=False, highlight=False)
     if check and report.stale:

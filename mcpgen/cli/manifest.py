@@ -24,7 +24,8 @@ def validate(
     ] = Path("."),
 ) -> None:
     """Check a manifest and print every problem as `file:line:col: path: message`."""
-    from mcpgen.cli import err, print_diagnostics
+    from mcpgen.cli import err
+    from mcpgen.cli.present import print_diagnostics
     from mcpgen.errors import ManifestInvalid
     from mcpgen.manifest import check_manifest, display_name, find_manifest
 
@@ -32,7 +33,7 @@ def validate(
     manifest, diagnostics = check_manifest(path)
     if manifest is None:
         raise ManifestInvalid(diagnostics)  # printed, with the summary, by mcpgen.cli.main
-    print_diagnostics(diagnostics)  # warnings only
+    print_diagnostics(err, diagnostics)  # warnings only
     count = len(manifest.tools)
     noun = "tool" if count == 1 else "tools"
     err.print(f"{display_name(path)}: valid ({count} {noun})", style="green", markup=False)

@@ -28,21 +28,16 @@ def update(
         Path, typer.Argument(help="Project directory.", show_default=False)
     ] = Path("."),
 ) -> None:
+    from mcpgen.cli.present import print_update
     from mcpgen.sync.scaffold_update import update_scaffold
 
     result = update_scaffold(directory)
-    if result.up_to_date:
-        err.print("Scaffold is up to date: nothing to merge.")
-        return
-    for path in result.changed:
-        mark = "conflict" if path in result.conflicts else "updated"
-        err.print(f"  {mark:<9} {path}", markup=False)
+    print_update(err, result)
     if result.conflicts:
         raise McpgenError(
             f"{len(result.conflicts)} file(s) have merge conflicts, left for you to resolve: "
             f"{', '.join(result.conflicts)}; edit the <<<<<<< / >>>>>>> blocks, then commit"
         )
-    err.print("Scaffold updated; review with `git diff`, then commit.")
 
 
 def register(app: typer.Typer) -> None:

@@ -25,6 +25,7 @@ from mcpgen.hosts import (
     zed,
 )
 from mcpgen.hosts.base import Host
+from mcpgen.hosts.launch import MachineFacts, gather_facts
 from mcpgen.hosts.limits import HostWarning, host_limit_diagnostics
 from mcpgen.hosts.render import render_host_files
 
@@ -67,6 +68,8 @@ __all__ = [
     "HOSTS",
     "Host",
     "HostWarning",
+    "MachineFacts",
+    "gather_facts",
     "get_host",
     "host_limit_diagnostics",
     "render_host_files",

@@ -22,7 +22,15 @@ import anyio
 
 from mcpgen.hosts import secrets
 from mcpgen.hosts.base import DEFAULT_URL, Host
-from mcpgen.hosts.launch import Launch, Launcher, OsName, Which, build_launch, is_absolute
+from mcpgen.hosts.launch import (
+    Launch,
+    Launcher,
+    MachineFacts,
+    OsName,
+    Which,
+    build_launch,
+    is_absolute,
+)
 from mcpgen.manifest.model import Manifest
 
 Status = Literal["ok", "warn", "fail"]
@@ -209,14 +217,14 @@ def diagnose(
     hosts: Sequence[Host],
     *,
     launcher: Launcher,
-    os_name: OsName,
+    facts: MachineFacts,
     environ: Mapping[str, str],
     url: str = DEFAULT_URL,
     timeout: float = 20.0,
     launch: Launch | None = None,
 ) -> tuple[Launch, Probe, Check, list[HostReport]]:
     """Probe the launch once, then judge it per host. `launch` overrides the computed one."""
-    launch = launch or build_launch(manifest, root, launcher, os_name)
+    launch = launch or build_launch(manifest, root, launcher, facts)
     probe = probe_stdio(launch, environ, timeout)
     stdio = handshake_check(probe, manifest)
     http = http_check(url, manifest.script, min(timeout, 10.0))
@@ -224,7 +232,7 @@ def diagnose(
     for host in hosts:
         report = HostReport(host.key, host.title)
         if "stdio" in host.transports:
-            report.checks.append(program_check(host, launch, os_name))
+            report.checks.append(program_check(host, launch, facts.os_name))
             report.checks += env_checks(host, manifest, environ)
             report.checks.append(stdio)
         reports.append(report)

@@ -79,11 +79,6 @@ def check_writable(path: Path) -> None:
         )
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write a host config atomically (the one writer for single files)."""
-    write_atomic(path, text)
-
-
 def read_text(path: Path) -> str | None:
     if not path.exists():
         return None
@@ -99,8 +94,8 @@ def _commit(path: Path, old: str | None, new: str) -> Path | None:
     backup = None
     if old is not None:
         backup = backup_path(path)
-        shutil.copy2(path, backup)
-    atomic_write(path, new)
+        write_atomic(backup, path.read_bytes())  # byte for byte, whatever its line endings
+    write_atomic(path, new)
     return backup
 
 

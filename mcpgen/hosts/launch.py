@@ -2,15 +2,16 @@
 
 Hosts that are GUI apps do not see the shell's PATH, so every launch here is absolute
 where it can be: the venv's own script, or `uv` resolved with `which` on the machine
-the snippet is for.
+the snippet is for. Those lookups happen once, in `gather_facts`, at the command's edge;
+everything else here is a pure function of the manifest and the `MachineFacts`.
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
 from typing import Literal, get_args
 
@@ -67,46 +68,58 @@ def is_absolute(command: str, os_name: OsName) -> bool:
     return PurePosixPath(command).is_absolute()
 
 
-def has_venv(root: Path) -> bool:
-    return (root / ".venv").is_dir()
+# The programs a launcher runs, resolved to absolute paths where the machine has them.
+LAUNCHER_PROGRAMS = ("uv", "uvx", "pipx")
 
 
-def choose_launcher(root: Path, requested: str | None) -> Launcher:
-    """The requested launcher, else `venv` when the project has one, else `uv`."""
-    if requested is None:
-        return "venv" if has_venv(root) else "uv"
-    if requested not in LAUNCHERS:
-        raise McpgenError(f"unknown launcher {requested!r}; choose one of: {', '.join(LAUNCHERS)}")
-    return requested
+@dataclass(frozen=True)
+class MachineFacts:
+    """What a launch command depends on besides the manifest: the target OS, whether the
+    project has a `.venv`, and where the launcher programs are (on this machine only)."""
+
+    os_name: OsName
+    has_venv: bool = False
+    programs: Mapping[str, str] = field(default_factory=dict)  # name → absolute path
+
+    def program(self, name: str) -> str:
+        return self.programs.get(name, name)
+
+    def launcher(self, requested: str | None) -> Launcher:
+        """The requested launcher, else `venv` when the project has one, else `uv`."""
+        if requested is None:
+            return "venv" if self.has_venv else "uv"
+        if requested not in LAUNCHERS:
+            choices = ", ".join(LAUNCHERS)
+            raise McpgenError(f"unknown launcher {requested!r}; choose one of: {choices}")
+        return requested
 
 
-def _program(name: str, os_name: OsName, which: Which | None) -> str:
-    # Resolve to an absolute path only for the OS we are running on: a Linux `which`
-    # answer is meaningless in a snippet meant for Windows.
-    if which is None or os_name != current_os():
-        return name
-    return which(name) or name
+def gather_facts(
+    root: Path, os_name: OsName | None = None, which: Which = shutil.which
+) -> MachineFacts:
+    """Look at the machine once: the project's venv, and the launcher programs on PATH."""
+    here = current_os()
+    target = os_name or here
+    # Resolve programs only for the OS we are running on: a Linux `which` answer is
+    # meaningless in a snippet meant for Windows.
+    found = {name: which(name) for name in LAUNCHER_PROGRAMS} if target == here else {}
+    programs = {name: path for name, path in found.items() if path}
+    return MachineFacts(target, (root / ".venv").is_dir(), programs)
 
 
 def build_launch(
-    manifest: Manifest,
-    root: PurePath,
-    launcher: Launcher,
-    os_name: OsName,
-    which: Which | None = shutil.which,
+    manifest: Manifest, root: PurePath, launcher: Launcher, facts: MachineFacts
 ) -> Launch:
     """The stdio launch command for the chosen launcher."""
-    script = manifest.script
+    script, os_name = manifest.script, facts.os_name
     if launcher == "venv":
         return Launch(venv_script(root, script, os_name))
     if launcher == "uv":
         directory = str(project_path(root, os_name))
-        return Launch(_program("uv", os_name, which), ("run", "--directory", directory, script))
+        return Launch(facts.program("uv"), ("run", "--directory", directory, script))
     if launcher == "uvx":
-        return Launch(_program("uvx", os_name, which), ("--from", manifest.distribution, script))
-    return Launch(
-        _program("pipx", os_name, which), ("run", "--spec", manifest.distribution, script)
-    )
+        return Launch(facts.program("uvx"), ("--from", manifest.distribution, script))
+    return Launch(facts.program("pipx"), ("run", "--spec", manifest.distribution, script))
 
 
 def npx_launch(args: tuple[str, ...], os_name: OsName) -> Launch:

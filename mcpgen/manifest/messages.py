@@ -6,15 +6,14 @@ jsonschema's messages are written for programmers (`0.1 is not of type 'string'`
 
 from __future__ import annotations
 
-import difflib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from jsonschema.exceptions import ValidationError, best_match
 
-from mcpgen.errors import Level
+from mcpgen.errors import Level, suggest
 from mcpgen.manifest.ecma_regex import InvalidPattern, extra_keys
 from mcpgen.manifest.sourcemap import JsonPath
 
@@ -37,12 +36,6 @@ class Finding:
     message: str
     level: Level = "error"
     at_key: bool = False  # point at the key naming `path` rather than at its value
-
-
-def suggest(word: str, choices: Iterable[str]) -> str:
-    """`; did you mean 'input_schema'?`, or nothing when no choice is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 _PYTHON_KINDS = (

@@ -7,43 +7,20 @@ import re
 import textwrap
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from mcpgen.render.docs import inline_text, table_cell
-
-
-def templates_root() -> Path:
-    """`templates/` inside the installed wheel, or at the top of a source checkout."""
-    package_dir = Path(__file__).resolve().parents[1]
-    for candidate in (package_dir / "templates", package_dir.parent / "templates"):
-        if (candidate / "generated").is_dir():
-            return candidate
-    raise FileNotFoundError("mcpgen's templates/ folder is missing from this installation")
-
-
-# The generated project's ruff line length: imports longer than this are wrapped the way
-# ruff's isort rules expect, so the output passes `ruff check` without a formatter run.
-LINE_LENGTH = 100
+from mcpgen.template_folder import templates_root
 
 
 def pyrepr(value: object, indent: int = 0) -> str:
-    """A Python literal for JSON-like data, laid out like a formatter would: on one line when
-    it fits, else one item per line with trailing commas; strings in double quotes."""
-    flat = _flat_literal(value)
-    if indent + len(flat) <= LINE_LENGTH - 12 or not isinstance(value, (dict, list, tuple)):
-        return flat
-    inner = " " * (indent + 4)
-    if isinstance(value, dict):
-        items = [
-            f"{inner}{_flat_literal(str(k))}: {pyrepr(v, indent + 4)},\n" for k, v in value.items()
-        ]
-        return "{\n" + "".join(items) + " " * indent + "}"
-    opening, closing = ("[", "]") if isinstance(value, list) else ("(", ")")
-    items = [f"{inner}{pyrepr(v, indent + 4)},\n" for v in value]
-    return opening + "\n" + "".join(items) + " " * indent + closing
+    """A Python literal for JSON-like data, strings in double quotes, on one line: ruff lays
+    it out afterwards (`render/layout.py`). `indent` is accepted for templates written when
+    this filter did the layout itself, and ignored."""
+    del indent
+    return _flat_literal(value)
 
 
 def _flat_literal(value: object) -> str:
@@ -78,28 +55,26 @@ def docstring(text: str, indent: int = 0, width: int = 96) -> str:
     return ("\n" + " " * indent).join(lines)
 
 
-def isort_key(name: str) -> tuple[int, list[int | str], str]:
-    """ruff's isort order: constants, classes, then the rest; case-insensitive, numbers natural."""
-    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
-    natural: list[int | str] = [
-        int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)
-    ]
-    return kind, natural, name
+# Scalars YAML 1.1 and 1.2 loaders both read as strings when left unquoted.
+_PLAIN_SAFE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*|\d+(\.\d+){2,}")
+_YAML_WORDS = {"true", "false", "null", "yes", "no", "on", "off", "y", "n", "~"}
+
+
+def yaml_scalar(value: str) -> str:
+    """`value` as a YAML string scalar: bare when unambiguous, else double-quoted (JSON)."""
+    if _PLAIN_SAFE.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return value
+    return json.dumps(value, ensure_ascii=False)
 
 
 def import_from(module: str, names: list[str]) -> str:
-    """`from module import a, b`, wrapped one name per line when it would be too long."""
-    ordered = sorted(set(names), key=isort_key)
-    line = f"from {module} import {', '.join(ordered)}"
-    if len(line) <= LINE_LENGTH:
-        return line
-    body = "".join(f"    {name},\n" for name in ordered)
-    return f"from {module} import (\n{body})"
+    """`from module import a, b` (each name once); ruff sorts and wraps it afterwards."""
+    return f"from {module} import {', '.join(sorted(set(names)))}"
 
 
 def isort_sorted(items: list[Any], attribute: str) -> list[Any]:
-    """`items` in ruff's isort order of their `attribute` (for one import line each)."""
-    return sorted(items, key=lambda item: isort_key(getattr(item, attribute)))
+    """`items` sorted by `attribute`, for a stable template order; ruff sorts the imports."""
+    return sorted(items, key=lambda item: str(getattr(item, attribute)))
 
 
 TEMPLATE_FILTERS = {
@@ -109,13 +84,16 @@ TEMPLATE_FILTERS = {
     "cell": table_cell,
     "inline": inline_text,
     "docstring": docstring,
+    "yaml_str": yaml_scalar,
 }
 
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
+    """The one Jinja environment: generated files, and the example manifest."""
     env = Environment(
-        loader=FileSystemLoader(str(templates_root() / "generated")),
+        # Generated files by their own name; other folders by path (`examples/…`).
+        loader=FileSystemLoader([templates_root() / "generated", templates_root()]),
         undefined=StrictUndefined,  # a typo in a template is an error, not an empty string
         trim_blocks=True,
         lstrip_blocks=True,

@@ -3,21 +3,48 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from mcpgen.errors import McpgenError
-from mcpgen.hosts import render_host_files
+from mcpgen.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
 from mcpgen.manifest.model import UNIMPLEMENTED_WIRE, WIRE_KEYS, Manifest, Tool
 from mcpgen.models import render_models
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
-from mcpgen.render.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
 from mcpgen.render.invalid import accepts, invalid_arguments
-from mcpgen.render.plan_types import PlannedFile, RenderPlan
 from mcpgen.render.publish import published_definition
+
+# generated: rewritten whole on every run, hash kept in the state file, hand edits refused.
+# user: created once if absent, never modified or deleted afterwards (handlers, user tests).
+# local: machine-specific generated output (hosts/): rewritten, git-ignored, no hand-edit check.
+Owner = Literal["generated", "user", "local"]
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    """One file a render wants on disk; `path` is POSIX and relative to the project root."""
+
+    path: str
+    content: str
+    owner: Owner
+    tool: str | None = None  # the tool a per-tool file belongs to (handler, user test)
+
+
+@dataclass(frozen=True)
+class RenderPlan:
+    """Every file a render wants, in a stable order."""
+
+    files: tuple[PlannedFile, ...]
+
+    def by_owner(self, owner: Owner) -> tuple[PlannedFile, ...]:
+        return tuple(f for f in self.files if f.owner == owner)
+
+    def get(self, path: str) -> PlannedFile | None:
+        return next((f for f in self.files if f.path == path), None)
+
 
 CONTRACT_TEST = "tests/test_contract.py"
 VERDICT_TEST = "tests/test_schema_verdicts.py"
@@ -64,11 +91,11 @@ def _invalid_calls(manifest: Manifest) -> list[tuple[Tool, dict[str, Any]]]:
     return calls
 
 
-def _user_test_arguments(tool: Tool) -> dict[str, Any] | None:
-    """Arguments for the user test stub: the first example, or `{}` when the schema takes it."""
+def _user_test_arguments(tool: Tool) -> list[dict[str, Any]]:
+    """Arguments for the user test stub: every example, else `{}` when the schema takes it."""
     if tool.examples:
-        return tool.examples[0].arguments
-    return {} if accepts(tool.input_schema, {}) else None
+        return [example.arguments for example in tool.examples]
+    return [{}] if accepts(tool.input_schema, {}) else []
 
 
 def _model_names(manifest: Manifest, models_source: str) -> list[str]:
@@ -139,6 +166,7 @@ def _copied(path: str, source: Traversable) -> PlannedFile:
 
 def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
     files = [
+        PlannedFile("tests/conftest.py", _render("conftest.py.jinja", manifest=manifest), "user"),
         PlannedFile(
             f"{paths.package}/__init__.py",
             _render("package_init.py.jinja", manifest=manifest),
@@ -169,17 +197,11 @@ def models_path(manifest: Manifest) -> str:
     return f"{ProjectPaths(manifest).generated}/models.py"
 
 
-def render_plan(manifest: Manifest, root: Path, previous_models: str | None = None) -> RenderPlan:
-    """Every file the project should have for `manifest`. Writes nothing.
+def render_plan(manifest: Manifest, previous_models: str | None = None) -> RenderPlan:
+    """Every file the project should have for `manifest`: a pure function of its arguments.
 
-    Only the machine-specific `hosts/` snippets depend on more than the manifest: `root`
-    gives their absolute launch paths, and they look for the project's venv and `uv`.
     `previous_models` is models.py as last generated, reused when its inputs are unchanged.
     """
     paths = ProjectPaths(manifest)
-    files = (
-        _generated_files(manifest, paths, previous_models)
-        + _user_files(manifest, paths)
-        + render_host_files(manifest, root)
-    )
+    files = _generated_files(manifest, paths, previous_models) + _user_files(manifest, paths)
     return RenderPlan(tuple(sorted(files, key=lambda f: f.path)))

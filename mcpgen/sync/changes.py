@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from mcpgen.manifest.model import Manifest, Tool
-from mcpgen.render.plan_types import RenderPlan
+from mcpgen.render.plan import RenderPlan
 from mcpgen.sync.schema_diff import SchemaChange, input_changes, output_changes
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, ToolRecord
@@ -162,7 +162,7 @@ def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> C
 
 
 def _generated_by_mcpgen(directory: Path) -> bool:
-    from mcpgen.render.header import GENERATED_HEADER_TEXT
+    from mcpgen.header import GENERATED_HEADER_TEXT
 
     for file in directory.glob("*.py"):
         try:
@@ -197,18 +197,26 @@ def is_in_old_package(path: str, manifest: Manifest) -> bool:
 
 
 def find_orphans(
-    root: Path, manifest: Manifest, plan: RenderPlan, *, leaving: Iterable[str] = ()
+    root: Path,
+    manifest: Manifest,
+    plan: RenderPlan,
+    *,
+    leaving: Iterable[str] = (),
+    old_packages: Iterable[str] | None = None,
 ) -> tuple[str, ...]:
     """Handler files under `handlers/` (also an old package's) that no current tool owns,
     and the user test of each (`tests/test_<module>.py`), which imports names that the
     generated code no longer has.
 
-    `leaving`: files a pending move takes away (so a dry run does not report them).
+    `leaving`: files a pending move takes away (so a dry run does not report them);
+    `old_packages`: `find_old_packages`' answer, when the caller has it already.
     Files named `_*.py` are the user's helper modules, never handlers.
     """
     owned = {f.path for f in plan.by_owner("user")}
     handler_dirs = {f"src/{manifest.package}/handlers"}
-    handler_dirs |= {f"{old}/handlers" for old in find_old_packages(root, manifest)}
+    if old_packages is None:
+        old_packages = find_old_packages(root, manifest)
+    handler_dirs |= {f"{old}/handlers" for old in old_packages}
     handler_dirs |= {
         str(PurePosixPath(f.path).parent)
         for f in plan.by_owner("user")

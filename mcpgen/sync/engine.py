@@ -1,16 +1,18 @@
-"""One generate run: load the manifest, render, summarise, decide, print, then write (or not)."""
+"""One generate run: load the manifest, render, summarise, decide, then write (or not).
+
+Prints nothing: the run's decisions and outcome come back as a `GenerateReport`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from rich.console import Console
-
+from mcpgen.errors import Diagnostic, ManifestInvalid
 from mcpgen.manifest.model import Manifest
-from mcpgen.render.plan_types import RenderPlan
-from mcpgen.sync import report
+from mcpgen.render.plan import RenderPlan
 from mcpgen.sync.changes import (
     ChangeSummary,
     find_old_packages,
@@ -31,11 +33,15 @@ class GenerateReport:
     """What a run decided and did."""
 
     root: Path
+    mode: Mode
+    package: str  # the manifest's Python package
     summary: ChangeSummary
     applied: apply.ApplyPlan
     orphans: tuple[str, ...]
     written: bool
     old_packages: tuple[str, ...] = ()  # generated packages the manifest's `package:` left
+    state_missing: bool = False  # generated files existed but .mcpgen/state.json did not
+    warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
 
     @property
     def up_to_date(self) -> bool:
@@ -59,21 +65,36 @@ class Prepared:
     summary: ChangeSummary
     applied: apply.ApplyPlan
     state_missing: bool  # generated files exist but .mcpgen/state.json does not
+    warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
 
 
 def load(
-    root: Path, manifest_path: Path | None = None, previous: State | None = None
-) -> tuple[Manifest, RenderPlan]:
-    """The manifest (default `root/mcpgen.yaml`) and its render plan.
+    root: Path,
+    manifest_path: Path | None = None,
+    previous: State | None = None,
+    manifest: Manifest | None = None,
+) -> tuple[Manifest, RenderPlan, tuple[Diagnostic, ...]]:
+    """The manifest (default `root/mcpgen.yaml`; `manifest` when the caller loaded it
+    already, with its scaffold names), its render plan, and the manifest's warnings.
 
     Raises ManifestInvalid with every problem of a bad manifest.
     """
-    from mcpgen.manifest import find_manifest
+    from mcpgen.manifest import check_manifest, find_manifest
+    from mcpgen.render.layout import format_python
     from mcpgen.render.plan import render_plan
-    from mcpgen.scaffold import project_manifest
+    from mcpgen.scaffold import with_scaffold_names
 
-    manifest = project_manifest(manifest_path or find_manifest(root))
-    return manifest, render_plan(manifest, root, _models_as_written(root, manifest, previous))
+    warnings: tuple[Diagnostic, ...] = ()
+    if manifest is None:
+        path = manifest_path or find_manifest(root)
+        loaded, diagnostics = check_manifest(path)
+        if loaded is None:
+            raise ManifestInvalid(diagnostics)
+        manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
+    plan = render_plan(manifest, _models_as_written(root, manifest, previous))
+    existing = [f.path for f in plan.by_owner("user") if (root / f.path).exists()]
+    plan = format_python(plan, manifest.package, skip=existing)
+    return manifest, plan, warnings
 
 
 def _models_as_written(root: Path, manifest: Manifest, previous: State | None) -> str | None:
@@ -91,10 +112,16 @@ def _models_as_written(root: Path, manifest: Manifest, previous: State | None) -
     return data.decode("utf-8")
 
 
-def prepare(root: Path, *, force: bool = False, manifest_path: Path | None = None) -> Prepared:
+def prepare(
+    root: Path,
+    *,
+    force: bool = False,
+    manifest_path: Path | None = None,
+    manifest: Manifest | None = None,
+) -> Prepared:
     """Decide every action of a run; reads the disk, writes nothing."""
     previous = load_state(root)
-    manifest, plan = load(root, manifest_path, previous)
+    manifest, plan, warnings = load(root, manifest_path, previous, manifest)
     summary = summarise(previous, manifest, plan)
     recorded = previous.files if previous else None
     applied = apply.plan_actions(
@@ -111,42 +138,48 @@ def prepare(root: Path, *, force: bool = False, manifest_path: Path | None = Non
     state_missing = previous is None and any(
         (root / f.path).exists() for f in plan.by_owner("generated")
     )
-    return Prepared(manifest, plan, summary, applied, state_missing)
+    return Prepared(manifest, plan, summary, applied, state_missing, warnings)
 
 
 def generate_project(
     root: Path,
     *,
     force: bool = False,
-    console: Console | None = None,
     mode: Mode = "write",
     hook: transaction.StepHook | None = None,
     manifest_path: Path | None = None,
+    on_plan: Callable[[Prepared], None] | None = None,
 ) -> GenerateReport:
-    """Bring `root` in line with its manifest, printing what happens in plain words.
+    """Bring `root` in line with its manifest; the report says what was decided and done.
 
     Raises McpgenError: ManifestInvalid for a bad manifest (nothing written), exit code 3
     for hand-edited generated files without `force` (nothing written). `mode="check"` and
     `mode="diff"` never write; the caller reads `report.stale` / `report.diff()`.
+    `on_plan` sees every decision before the first write (the CLI prints the summary then).
     """
-    console = console if console is not None else Console(stderr=True, highlight=False)
     root = root.resolve()
     prepared = prepare(root, force=force, manifest_path=manifest_path)
+    if on_plan is not None:
+        on_plan(prepared)
     applied = prepared.applied
-    if prepared.state_missing:
-        report.print_state_missing(console)
-    if mode == "check":
-        report.print_stale(console, applied)
-    else:
-        report.print_summary(console, prepared.summary)
     written = False
     if mode == "write":
         apply.commit(root, applied, hook=hook)
         written = bool(applied.changes)
-        report.print_written(console, applied)
     leaving = [a.source for a in applied.changes if a.source is not None and not written]
-    orphans = find_orphans(root, prepared.manifest, prepared.plan, leaving=leaving)
-    report.print_orphans(console, orphans)
     old_packages = find_old_packages(root, prepared.manifest)
-    report.print_old_packages(console, old_packages, prepared.manifest.package)
-    return GenerateReport(root, prepared.summary, applied, orphans, written, old_packages)
+    orphans = find_orphans(
+        root, prepared.manifest, prepared.plan, leaving=leaving, old_packages=old_packages
+    )
+    return GenerateReport(
+        root,
+        mode,
+        prepared.manifest.package,
+        prepared.summary,
+        applied,
+        orphans,
+        written,
+        old_packages,
+        prepared.state_missing,
+        prepared.warnings,
+    )

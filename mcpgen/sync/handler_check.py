@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpgen.manifest.model import Manifest, Tool
-from mcpgen.render.plan_types import RenderPlan
+from mcpgen.render.plan import RenderPlan
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import tempfile
 import warnings
 from collections.abc import Mapping
@@ -28,16 +27,12 @@ from typing import Any
 
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
+from mcpgen.git import git
+from mcpgen.scaffold import ANSWERS_FILE
+from mcpgen.write.atomic import write_atomic
 
 RECORD_PATH = ".mcpgen/scaffold.json"
-ANSWERS_FILE = ".copier-answers.yml"
 _CONFLICT_MARKER = re.compile(rb"^<<<<<<< ", re.MULTILINE)
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "mcpgen",
-    "GIT_AUTHOR_EMAIL": "mcpgen@localhost",
-    "GIT_COMMITTER_NAME": "mcpgen",
-    "GIT_COMMITTER_EMAIL": "mcpgen@localhost",
-}
 
 
 @dataclass(frozen=True)
@@ -81,9 +76,7 @@ def render_record(record: TemplateRecord) -> str:
 
 def record_template(root: Path) -> None:
     """Remember the installed template as the base of the next update (`mcpgen new` calls it)."""
-    path = root / RECORD_PATH
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_record(current_template()), encoding="utf-8")
+    write_atomic(root / RECORD_PATH, render_record(current_template()))
 
 
 def load_record(root: Path) -> TemplateRecord | None:
@@ -97,16 +90,7 @@ def load_record(root: Path) -> TemplateRecord | None:
 
 
 def _git(cwd: Path, *args: str) -> str:
-    git = shutil.which("git")
-    if git is None:
-        raise McpgenError("`mcpgen update` needs git, and git is not installed")
-    env = {**_GIT_ENV, "PATH": str(Path(git).parent), "HOME": str(cwd)}
-    done = subprocess.run(
-        [git, *args], cwd=cwd, capture_output=True, text=True, check=False, env=env
-    )
-    if done.returncode != 0:
-        raise McpgenError(f"git {args[0]} failed: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout
+    return git(cwd, *args, needed_by="`mcpgen update`")
 
 
 def require_clean_git(root: Path) -> None:
@@ -188,7 +172,7 @@ def _repin_answers(root: Path, original: str) -> None:
     text = re.sub(r"(?m)^_commit: .*\n", "", text)
     if marker:
         text = re.sub(r"(?m)^_src_path: .*$", marker.group(0), text)
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)
 
 
 def update_scaffold(root: Path) -> UpdateResult:
@@ -216,7 +200,7 @@ def update_scaffold(root: Path) -> UpdateResult:
     _repin_answers(root, original_answers)
     for path, content in user_before.items():
         if path.read_bytes() != content:  # belt and braces: user code is never merged into
-            path.write_bytes(content)
+            write_atomic(path, content)
     record_template(root)
     return _result(root)
 

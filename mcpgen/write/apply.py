@@ -24,7 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from mcpgen.errors import ExitCode, McpgenError
-from mcpgen.render.plan_types import Owner, RenderPlan
+from mcpgen.render.plan import Owner, RenderPlan
 from mcpgen.write import transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
 

@@ -23,7 +23,7 @@ from typing import Any
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import Manifest
-from mcpgen.render.plan_types import RenderPlan
+from mcpgen.render.plan import RenderPlan
 
 STATE_PATH = ".mcpgen/state.json"
 FORMAT = 1

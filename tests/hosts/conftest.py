@@ -6,6 +6,7 @@ from pathlib import PurePosixPath, PureWindowsPath
 
 import pytest
 
+from mcpgen.hosts.launch import LAUNCHER_PROGRAMS, MachineFacts, OsName, current_os
 from mcpgen.manifest.model import Manifest, build_manifest
 
 WEATHER = {
@@ -38,3 +39,10 @@ def manifest() -> Manifest:
 
 def fake_which(name: str) -> str:
     return f"/usr/local/bin/{name}"
+
+
+def fake_facts(os_name: OsName) -> MachineFacts:
+    """Facts of a machine with every launcher program in /usr/local/bin (resolved, as
+    `gather_facts` does, only when the snippet is for the OS the tests run on)."""
+    programs = {n: fake_which(n) for n in LAUNCHER_PROGRAMS} if os_name == current_os() else {}
+    return MachineFacts(os_name, programs=programs)

@@ -1,19 +1,16 @@
-"""`mcpgen config` and `mcpgen doctor` through the real command line."""
+"""`mcpgen config`, `mcpgen hosts` and `mcpgen doctor` through the command line, in process."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
+from tests.cli.runner import Ran, run_cli
 from tests.hosts.conftest import SECRET_VALUE
 
-ROOT = Path(__file__).resolve().parents[2]
 MANIFEST = """\
 name: weather
 version: 0.1.0
@@ -27,24 +24,8 @@ tools:
 """
 
 
-def mcpgen(*args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "WEATHER_TOKEN": SECRET_VALUE,
-        "NO_COLOR": "1",
-        "COLUMNS": "200",
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+def mcpgen(*args: str, cwd: Path, stdin: str = "") -> Ran:
+    return run_cli(*args, cwd=cwd, stdin=stdin, env={"WEATHER_TOKEN": SECRET_VALUE})
 
 
 @pytest.fixture

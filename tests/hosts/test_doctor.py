@@ -11,7 +11,7 @@ import pytest
 
 from mcpgen.hosts import get_host
 from mcpgen.hosts.doctor import diagnose, http_check, port_in_use, probe_stdio
-from mcpgen.hosts.launch import Launch
+from mcpgen.hosts.launch import Launch, MachineFacts
 from mcpgen.manifest.model import Manifest
 from tests.hosts.conftest import SECRET_VALUE
 
@@ -85,7 +85,7 @@ def test_diagnose_reports_per_host(
         Path("/x"),
         hosts,
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ=environ,
         timeout=30,
         launch=launch,
@@ -108,7 +108,7 @@ def test_diagnose_reports_per_host(
         Path("/x"),
         hosts,
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ=environ,
         timeout=30,
         launch=launch,
@@ -124,7 +124,7 @@ def test_missing_venv_interpreter_is_reported(manifest: Manifest, tmp_path: Path
         tmp_path,
         [get_host("claude-desktop")],
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ={},
         timeout=5,
         url="http://127.0.0.1:9/mcp",
@@ -147,11 +147,8 @@ def test_port_in_use_by_something_that_is_not_mcp(manifest: Manifest) -> None:
 @pytest.mark.skipif(sys.platform == "win32", reason="the fake venv script is a POSIX shell script")
 def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
     """The whole chain: generate a project, fake its venv script, handshake through it."""
-    import io
     import os
     import stat
-
-    from rich.console import Console
 
     from mcpgen.manifest import find_manifest, load_manifest
     from mcpgen.sync import generate_project
@@ -160,7 +157,7 @@ def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
     root = tmp_path / "weather"
     root.mkdir()
     (root / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
-    generate_project(root, console=Console(file=io.StringIO()))
+    generate_project(root)
     # What `pip install -e .` would put in the venv: a script that runs the package.
     script = root / ".venv" / "bin" / "weather-server"
     script.parent.mkdir(parents=True)
@@ -176,7 +173,7 @@ def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
         root,
         [get_host("claude-desktop"), get_host("claude-code")],
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         environ=environ,
         timeout=60,
         url="http://127.0.0.1:9/mcp",

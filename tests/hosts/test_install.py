@@ -14,6 +14,7 @@ from mcpgen.errors import McpgenError
 from mcpgen.hosts import get_host
 from mcpgen.hosts.base import Host, Target, Where
 from mcpgen.hosts.install import InstallResult, install
+from mcpgen.hosts.launch import MachineFacts
 from mcpgen.hosts.render import make_target
 from mcpgen.manifest.model import Manifest
 from tests.hosts.conftest import POSIX_ROOT
@@ -104,7 +105,7 @@ def _target(manifest: Manifest, transport: str = "stdio") -> Target:
         POSIX_ROOT,
         transport,  # type: ignore[arg-type]
         launcher="venv",
-        os_name="linux",
+        facts=MachineFacts("linux"),
         bearer_env="WEATHER_TOKEN",
     )
 

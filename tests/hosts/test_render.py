@@ -9,10 +9,10 @@ import pytest
 
 from mcpgen.hosts import HOSTS, get_host, render_host_files
 from mcpgen.hosts.base import Host
-from mcpgen.hosts.launch import Launcher, OsName
+from mcpgen.hosts.launch import Launcher, MachineFacts, OsName, gather_facts
 from mcpgen.hosts.render import make_target, render_snippets
 from mcpgen.manifest.model import Manifest
-from tests.hosts.conftest import POSIX_ROOT, WINDOWS_ROOT, fake_which
+from tests.hosts.conftest import POSIX_ROOT, WINDOWS_ROOT, fake_facts
 from tests.hosts.validators import VALIDATORS, parse
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -36,9 +36,8 @@ def _snippet_files(
         root,
         HOSTS,
         launcher=launcher,
-        os_name=os_name,
+        facts=fake_facts(os_name),
         bearer_env=bearer,
-        which=fake_which,
     ):
         files[snippet.filename] = snippet.text
         notes = [f"warning: {w}" for w in snippet.warnings]
@@ -79,9 +78,8 @@ def test_every_snippet_parses_and_matches_the_host_format(
             root,
             transport,
             launcher=launcher,
-            os_name=os_name,
+            facts=fake_facts(os_name),
             bearer_env=bearer,
-            which=fake_which,
         )
         snippet = host.render(target)
         document = parse(host.fmt, snippet.text)
@@ -125,8 +123,8 @@ def test_get_host_accepts_spellings(alias: str) -> None:
 def test_render_host_files_required_names_and_determinism(
     manifest: Manifest, tmp_path: Path
 ) -> None:
-    first = render_host_files(manifest, tmp_path, launcher="venv", which=fake_which)
-    second = render_host_files(manifest, tmp_path, launcher="venv", which=fake_which)
+    first = render_host_files(manifest, tmp_path, fake_facts("linux"), launcher="venv")
+    second = render_host_files(manifest, tmp_path, fake_facts("linux"), launcher="venv")
     assert first == second
     paths = [f.path for f in first]
     assert paths == sorted(paths)
@@ -137,28 +135,37 @@ def test_render_host_files_required_names_and_determinism(
         "hosts/vscode.mcp.json",
         "hosts/codex.toml",
     } <= set(paths)
-    assert all(f.owner == "local" for f in first)
     readme = next(f.content for f in first if f.path == "hosts/README.md")
     for host in HOSTS:
         assert f"mcpgen config {host.key}" in readme
 
 
 def test_default_launcher_is_the_venv_when_present(manifest: Manifest, tmp_path: Path) -> None:
-    files = {f.path: f.content for f in render_host_files(manifest, tmp_path, os_name="linux")}
+    files = {
+        f.path: f.content
+        for f in render_host_files(manifest, tmp_path, gather_facts(tmp_path, "linux"))
+    }
     assert "uv" in files["hosts/cline_mcp_settings.json"]
     (tmp_path / ".venv").mkdir()
-    files = {f.path: f.content for f in render_host_files(manifest, tmp_path, os_name="linux")}
+    files = {
+        f.path: f.content
+        for f in render_host_files(manifest, tmp_path, gather_facts(tmp_path, "linux"))
+    }
     assert f"{tmp_path}/.venv/bin/weather-server" in files["hosts/cline_mcp_settings.json"]
 
 
 def test_windows_forms(manifest: Manifest) -> None:
     desktop = get_host("claude-desktop")
-    target = make_target(manifest, WINDOWS_ROOT, "stdio", launcher="venv", os_name="windows")
+    target = make_target(
+        manifest, WINDOWS_ROOT, "stdio", launcher="venv", facts=MachineFacts("windows")
+    )
     assert (
         desktop.entry(target)["command"]
         == "C:\\Users\\me\\My Projects\\weather\\.venv\\Scripts\\weather-server.exe"
     )
-    bridge = make_target(manifest, WINDOWS_ROOT, "http", launcher="venv", os_name="windows")
+    bridge = make_target(
+        manifest, WINDOWS_ROOT, "http", launcher="venv", facts=MachineFacts("windows")
+    )
     entry = desktop.entry(bridge)
     assert entry["command"] == "cmd" and entry["args"][:3] == ["/c", "npx", "-y"]
     # Backslashes are escaped by the serialiser, never by hand.
@@ -170,7 +177,12 @@ def test_windows_forms(manifest: Manifest) -> None:
 def test_claude_desktop_http_is_the_bridge_with_a_warning(manifest: Manifest) -> None:
     host = get_host("claude-desktop")
     target = make_target(
-        manifest, POSIX_ROOT, "http", launcher="venv", os_name="macos", bearer_env="WEATHER_TOKEN"
+        manifest,
+        POSIX_ROOT,
+        "http",
+        launcher="venv",
+        facts=MachineFacts("macos"),
+        bearer_env="WEATHER_TOKEN",
     )
     snippet = host.render(target)
     assert snippet.entry["args"][:3] == ["-y", "mcp-remote", "http://127.0.0.1:8000/mcp"]
@@ -180,7 +192,9 @@ def test_claude_desktop_http_is_the_bridge_with_a_warning(manifest: Manifest) ->
 
 def test_hosts_without_env_syntax_get_placeholders_and_a_warning(manifest: Manifest) -> None:
     for key in ("claude-desktop", "cline", "zed", "lmstudio"):
-        target = make_target(manifest, POSIX_ROOT, "stdio", launcher="venv", os_name="linux")
+        target = make_target(
+            manifest, POSIX_ROOT, "stdio", launcher="venv", facts=MachineFacts("linux")
+        )
         snippet = get_host(key).render(target)
         assert snippet.entry["env"]["WEATHER_TOKEN"] == "<WEATHER_TOKEN>"
         assert any("<WEATHER_TOKEN>" in w for w in snippet.warnings)
@@ -200,16 +214,23 @@ def test_hosts_without_env_syntax_get_placeholders_and_a_warning(manifest: Manif
     ],
 )
 def test_env_reference_syntax(manifest: Manifest, key: str, expected: str) -> None:
-    target = make_target(manifest, POSIX_ROOT, "stdio", launcher="venv", os_name="linux")
+    target = make_target(
+        manifest, POSIX_ROOT, "stdio", launcher="venv", facts=MachineFacts("linux")
+    )
     env = get_host(key).entry(target)["env"]
     assert env["WEATHER_TOKEN"] == expected
     assert "WEATHER_UNITS" not in env and "WEATHER_DEBUG" not in env  # optional: README only
 
 
 def test_name_based_hosts(manifest: Manifest) -> None:
-    stdio = make_target(manifest, POSIX_ROOT, "stdio", launcher="venv", os_name="linux")
+    stdio = make_target(manifest, POSIX_ROOT, "stdio", launcher="venv", facts=MachineFacts("linux"))
     http = make_target(
-        manifest, POSIX_ROOT, "http", launcher="venv", os_name="linux", bearer_env="WEATHER_TOKEN"
+        manifest,
+        POSIX_ROOT,
+        "http",
+        launcher="venv",
+        facts=MachineFacts("linux"),
+        bearer_env="WEATHER_TOKEN",
     )
     assert get_host("codex").entry(stdio)["env_vars"] == ["WEATHER_TOKEN", "WEATHER_REGION"]
     assert get_host("codex").entry(http) == {

@@ -9,6 +9,7 @@ import pytest
 from mcpgen.hosts import HOSTS, render_host_files
 from mcpgen.hosts.base import Where
 from mcpgen.hosts.install import install
+from mcpgen.hosts.launch import MachineFacts
 from mcpgen.hosts.render import make_target, render_snippets
 from mcpgen.manifest.model import Manifest
 from tests.hosts.conftest import POSIX_ROOT, SECRET_VALUE, WINDOWS_ROOT
@@ -21,11 +22,18 @@ def test_no_secret_value_in_any_emitted_text(
     monkeypatch.setenv("WEATHER_REGION", SECRET_VALUE + "-region")
     texts = [
         f.content
-        for f in render_host_files(manifest, tmp_path, launcher="uv", bearer_env="WEATHER_TOKEN")
+        for f in render_host_files(
+            manifest, tmp_path, MachineFacts("linux"), launcher="uv", bearer_env="WEATHER_TOKEN"
+        )
     ]
     for os_name, root in (("linux", POSIX_ROOT), ("windows", WINDOWS_ROOT)):
         for snippet in render_snippets(
-            manifest, root, HOSTS, launcher="venv", os_name=os_name, bearer_env="WEATHER_TOKEN"
+            manifest,
+            root,
+            HOSTS,
+            launcher="venv",
+            facts=MachineFacts(os_name),
+            bearer_env="WEATHER_TOKEN",
         ):
             texts.append(snippet.text)
             texts += snippet.warnings
@@ -51,7 +59,7 @@ def test_no_secret_value_in_installed_files(
                 POSIX_ROOT,
                 transport,
                 launcher="venv",
-                os_name="linux",
+                facts=MachineFacts("linux"),
                 bearer_env="WEATHER_TOKEN",
             )
             path = tmp_path / "configs" / f"{host.key}.{transport}.{host.fmt}"

@@ -60,8 +60,12 @@ class Run:
         self.manifest(text.replace(old, new, 1))
 
     def __call__(self, **options: object):  # type: ignore[no-untyped-def]
+        from mcpgen.cli.present import print_report
+
         self.buffer = io.StringIO()
-        return generate_project(self.root, console=self.console, **options)  # type: ignore[arg-type]
+        report = generate_project(self.root, **options)  # type: ignore[arg-type]
+        print_report(self.console, report)  # what the command line would show
+        return report
 
     @property
     def printed(self) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpgen.manifest.model import Manifest, build_manifest
-from mcpgen.render.plan_types import Owner, PlannedFile, RenderPlan
+from mcpgen.render.plan import Owner, PlannedFile, RenderPlan
 
 Tree = dict[str, bytes]
 

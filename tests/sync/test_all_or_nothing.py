@@ -114,15 +114,15 @@ def test_permission_error_mid_way_is_a_clear_error_and_changes_nothing(
 def test_a_file_where_a_folder_should_be_is_reported_before_writing(
     project: Run, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # What fails for root too: `hosts` is a file, so nothing can be read or written below it.
+    # What fails for root too: `tests` is a file, so nothing can be read or written below it.
     every_kind_of_step(project)
-    shutil.rmtree(project.root / "hosts")
-    (project.root / "hosts").write_text("not a folder\n")
+    shutil.rmtree(project.root / "tests")
+    (project.root / "tests").write_text("not a folder\n")
     before = snapshot_tree(project.root)
     with pytest.raises(SystemExit) as done:
         main(["generate", "--force", str(project.root)])
     assert done.value.code == 1
     stderr = capsys.readouterr().err
-    assert "cannot write hosts/" in stderr and "a folder on its path is a file" in stderr
+    assert "cannot write tests/" in stderr and "a folder on its path is a file" in stderr
     assert "Traceback" not in stderr
     assert snapshot_tree(project.root) == before

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcpgen.manifest.model import Manifest
-from mcpgen.render.plan_types import PlannedFile, RenderPlan
+from mcpgen.render.plan import PlannedFile, RenderPlan
 from mcpgen.sync.changes import find_orphans, summarise
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, snapshot

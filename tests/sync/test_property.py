@@ -12,7 +12,6 @@ e.g. `MCPGEN_PROPERTY_EXAMPLES=30 pytest tests/sync/test_property.py` for a long
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -24,7 +23,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rich.console import Console
 
 from mcpgen.names import class_name, python_identifier
 from mcpgen.sync import generate_project
@@ -190,18 +188,17 @@ def test_user_files_survive_any_edit_sequence(
     tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int]]
 ) -> None:
     user = User(tmp_path_factory.mktemp("prop"))
-    quiet = Console(file=io.StringIO())
     user.write_manifest()
-    generate_project(user.root, console=quiet)
+    generate_project(user.root)
     user.check_user_files()
     user.write_user_code()
     for op, pick in edits:
         user.edit(op, pick)
         user.write_manifest()
-        report = generate_project(user.root, console=quiet)
+        report = generate_project(user.root)
         user.check_user_files()
         user.follow_orphan_report(report.orphans)
         user.write_user_code()
         _server_imports(user.root)
-    assert not generate_project(user.root, console=quiet).written  # and it settles
+    assert not generate_project(user.root).written  # and it settles
     _project_tests_pass(user.root)

@@ -4,19 +4,13 @@ server only, and a `package:` in the manifest is a deliberate move."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli.runner import Ran, run_cli
 
-def mcpgen(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mcpgen", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+
+def mcpgen(*args: str) -> Ran:
+    return run_cli(*args)
 
 
 def test_renaming_the_server_keeps_package_and_script(tmp_path: Path) -> None:
@@ -28,7 +22,9 @@ def test_renaming_the_server_keeps_package_and_script(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (root / "src").iterdir()) == ["s5"]
     assert 'SERVER_NAME = "Station Five"' in (root / "src/s5/_generated/__init__.py").read_text()
-    snippet = json.loads((root / "hosts/claude_desktop.json").read_text())
+    printed = mcpgen("config", "claude-desktop", str(root))
+    assert printed.returncode == 0, printed.stderr
+    snippet = json.loads(printed.stdout)
     (entry,) = snippet["mcpServers"].values()
     assert entry["command"].endswith("s5-server") or "s5-server" in entry["args"]
 

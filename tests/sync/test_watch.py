@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from mcpgen.sync.watch import watch_project
+from mcpgen.cli.watch import watch_project
 
 from .conftest import Run
 from .helpers import snapshot_tree
@@ -110,7 +110,7 @@ def test_a_save_during_the_first_run_is_not_lost(
 ) -> None:
     # The user saves while the first generate is still running: the watcher must already be
     # live then, or that save is only picked up at the next one.
-    from mcpgen.sync import watch
+    from mcpgen.cli import watch
 
     original = watch.run_once
     calls = 0

@@ -40,8 +40,7 @@ UNPUBLISHED: list[Any] = [("execution", "taskSupport", ["forbidden"])]
 # `inline_refs: true` in the manifest: schemas go out with their local $refs inlined.
 INLINED_REFS = False
 
-EXAMPLES: list[Any] = [
-]
+EXAMPLES: list[Any] = []
 # Arguments that break each tool's input schema (computed from the schema by mcpgen).
 INVALID_CALLS: list[Any] = [
     pytest.param("create_entities", {}, id="create_entities-invalid"),
@@ -53,11 +52,6 @@ INVALID_CALLS: list[Any] = [
     pytest.param("search_nodes", {}, id="search_nodes-invalid"),
     pytest.param("open_nodes", {}, id="open_nodes-invalid"),
 ]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def manifest_tools() -> list[dict[str, Any]]:

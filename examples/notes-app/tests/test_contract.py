@@ -41,27 +41,45 @@ UNPUBLISHED: list[Any] = [("execution", "taskSupport", ["forbidden"])]
 INLINED_REFS = False
 
 EXAMPLES: list[Any] = [
-    pytest.param("notes.create", {"notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d", "title": "Groceries"}, id="notes.create-example-0"),
-    pytest.param("notes.create", {
-        "notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d",
-        "title": "Trip plan",
-        "body": "- passport\n- charger",
-        "pinned": True,
-        "color": "blue",
-        "remind_at": "2026-06-01T07:00:00Z",
-        "attachments": [
-            {"kind": "link", "url": "https://maps.example.com/route/42"},
-            {"kind": "file", "file_id": "f-123", "size_bytes": 2048},
-        ],
-    }, id="notes.create-example-1"),
-    pytest.param("notes.get_thread", {"note_id": "0e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b", "order": "newest"}, id="notes.get_thread-example-0"),
-    pytest.param("notes.reply", {"comment_id": "c-1", "text": "Agreed!"}, id="notes.reply-example-0"),
-    pytest.param("notes.reply", {
-        "comment_id": "c-2",
-        "text": "See above",
-        "quote": {"start": 0, "end": 12},
-        "visibility": 2,
-    }, id="notes.reply-example-1"),
+    pytest.param(
+        "notes.create",
+        {"notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d", "title": "Groceries"},
+        id="notes.create-example-0",
+    ),
+    pytest.param(
+        "notes.create",
+        {
+            "notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d",
+            "title": "Trip plan",
+            "body": "- passport\n- charger",
+            "pinned": True,
+            "color": "blue",
+            "remind_at": "2026-06-01T07:00:00Z",
+            "attachments": [
+                {"kind": "link", "url": "https://maps.example.com/route/42"},
+                {"kind": "file", "file_id": "f-123", "size_bytes": 2048},
+            ],
+        },
+        id="notes.create-example-1",
+    ),
+    pytest.param(
+        "notes.get_thread",
+        {"note_id": "0e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b", "order": "newest"},
+        id="notes.get_thread-example-0",
+    ),
+    pytest.param(
+        "notes.reply", {"comment_id": "c-1", "text": "Agreed!"}, id="notes.reply-example-0"
+    ),
+    pytest.param(
+        "notes.reply",
+        {
+            "comment_id": "c-2",
+            "text": "See above",
+            "quote": {"start": 0, "end": 12},
+            "visibility": 2,
+        },
+        id="notes.reply-example-1",
+    ),
     pytest.param("notebooks.list", {}, id="notebooks.list-example-0"),
 ]
 # Arguments that break each tool's input schema (computed from the schema by mcpgen).
@@ -70,11 +88,6 @@ INVALID_CALLS: list[Any] = [
     pytest.param("notes.get_thread", {}, id="notes.get_thread-invalid"),
     pytest.param("notes.reply", {}, id="notes.reply-invalid"),
 ]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def manifest_tools() -> list[dict[str, Any]]:

@@ -42,20 +42,21 @@ INLINED_REFS = False
 
 EXAMPLES: list[Any] = [
     pytest.param("get_forecast", {"city": "Paris"}, id="get_forecast-example-0"),
-    pytest.param("get_forecast", {"city": "Denver", "days": 5, "units": "imperial"}, id="get_forecast-example-1"),
+    pytest.param(
+        "get_forecast",
+        {"city": "Denver", "days": 5, "units": "imperial"},
+        id="get_forecast-example-1",
+    ),
     pytest.param("get_alerts", {"state": "CA"}, id="get_alerts-example-0"),
-    pytest.param("get_alerts", {"state": "TX", "min_severity": "severe"}, id="get_alerts-example-1"),
+    pytest.param(
+        "get_alerts", {"state": "TX", "min_severity": "severe"}, id="get_alerts-example-1"
+    ),
 ]
 # Arguments that break each tool's input schema (computed from the schema by mcpgen).
 INVALID_CALLS: list[Any] = [
     pytest.param("get_forecast", {}, id="get_forecast-invalid"),
     pytest.param("get_alerts", {}, id="get_alerts-invalid"),
 ]
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def manifest_tools() -> list[dict[str, Any]]:

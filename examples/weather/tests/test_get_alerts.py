@@ -8,11 +8,6 @@ from weather._generated.models import GetAlertsInput
 from weather.handlers.get_alerts import get_alerts
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_alerts_filter_by_severity() -> None:
     text = await get_alerts(GetAlertsInput(state="TX", min_severity="severe"))

@@ -8,11 +8,6 @@ from weather._generated.models import GetForecastInput
 from weather.handlers.get_forecast import get_forecast
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_forecast_has_the_requested_days() -> None:
     result = await get_forecast(GetForecastInput(city="Paris", days=5))

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.manifest import load_manifest
-from mcpgen.render.header import GENERATED_HEADER
 from mcpgen.render.plan import render_plan
 
 REPO = Path(__file__).resolve().parents[3]
@@ -51,7 +51,7 @@ def test_project_declares_each_dependency() -> None:
 
 
 def test_each_module_is_copied_under_the_generated_header() -> None:
-    plan = render_plan(load_manifest(EXAMPLE / "mcpgen.yaml"), EXAMPLE)
+    plan = render_plan(load_manifest(EXAMPLE / "mcpgen.yaml"))
     copies = {f"src/weather/_generated/{module.name}": module for module in MODULES}
     copies["tests/schema_cases.py"] = SCHEMA_CASES
     for path, module in copies.items():

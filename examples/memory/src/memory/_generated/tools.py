@@ -51,10 +51,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "items": {
                             "type": "object",
                             "properties": {
-                                "name": {
-                                    "type": "string",
-                                    "description": "The name of the entity",
-                                },
+                                "name": {"type": "string", "description": "The name of the entity"},
                                 "entityType": {
                                     "type": "string",
                                     "description": "The type of the entity",
@@ -67,7 +64,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             },
                             "required": ["name", "entityType", "observations"],
                         },
-                    },
+                    }
                 },
                 "required": ["entities"],
             },
@@ -80,10 +77,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "items": {
                             "type": "object",
                             "properties": {
-                                "name": {
-                                    "type": "string",
-                                    "description": "The name of the entity",
-                                },
+                                "name": {"type": "string", "description": "The name of the entity"},
                                 "entityType": {
                                     "type": "string",
                                     "description": "The type of the entity",
@@ -97,7 +91,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             "required": ["name", "entityType", "observations"],
                             "additionalProperties": False,
                         },
-                    },
+                    }
                 },
                 "required": ["entities"],
                 "additionalProperties": False,
@@ -145,7 +139,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             },
                             "required": ["from", "to", "relationType"],
                         },
-                    },
+                    }
                 },
                 "required": ["relations"],
             },
@@ -174,7 +168,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             "required": ["from", "to", "relationType"],
                             "additionalProperties": False,
                         },
-                    },
+                    }
                 },
                 "required": ["relations"],
                 "additionalProperties": False,
@@ -219,7 +213,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             },
                             "required": ["entityName", "contents"],
                         },
-                    },
+                    }
                 },
                 "required": ["observations"],
             },
@@ -238,7 +232,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             "required": ["entityName", "addedObservations"],
                             "additionalProperties": False,
                         },
-                    },
+                    }
                 },
                 "required": ["results"],
                 "additionalProperties": False,
@@ -270,7 +264,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "type": "array",
                         "items": {"type": "string"},
                         "description": "An array of entity names to delete",
-                    },
+                    }
                 },
                 "required": ["entityNames"],
             },
@@ -321,7 +315,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             },
                             "required": ["entityName", "observations"],
                         },
-                    },
+                    }
                 },
                 "required": ["deletions"],
             },
@@ -376,7 +370,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             "required": ["from", "to", "relationType"],
                         },
                         "description": "An array of relations to delete",
-                    },
+                    }
                 },
                 "required": ["relations"],
             },
@@ -420,10 +414,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "items": {
                             "type": "object",
                             "properties": {
-                                "name": {
-                                    "type": "string",
-                                    "description": "The name of the entity",
-                                },
+                                "name": {"type": "string", "description": "The name of the entity"},
                                 "entityType": {
                                     "type": "string",
                                     "description": "The type of the entity",
@@ -490,7 +481,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                     "query": {
                         "type": "string",
                         "description": "The search query to match against entity names, types, and observation content",
-                    },
+                    }
                 },
                 "required": ["query"],
             },
@@ -503,10 +494,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "items": {
                             "type": "object",
                             "properties": {
-                                "name": {
-                                    "type": "string",
-                                    "description": "The name of the entity",
-                                },
+                                "name": {"type": "string", "description": "The name of the entity"},
                                 "entityType": {
                                     "type": "string",
                                     "description": "The type of the entity",
@@ -574,7 +562,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "type": "array",
                         "items": {"type": "string"},
                         "description": "An array of entity names to retrieve",
-                    },
+                    }
                 },
                 "required": ["names"],
             },
@@ -587,10 +575,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "items": {
                             "type": "object",
                             "properties": {
-                                "name": {
-                                    "type": "string",
-                                    "description": "The name of the entity",
-                                },
+                                "name": {"type": "string", "description": "The name of the entity"},
                                 "entityType": {
                                     "type": "string",
                                     "description": "The type of the entity",

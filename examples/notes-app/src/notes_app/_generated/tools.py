@@ -37,7 +37,11 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                         "enum": ["none", "yellow", "green", "blue", "red"],
                         "default": "none",
                     },
-                    "remind_at": {"type": ["string", "null"], "format": "date-time", "default": None},
+                    "remind_at": {
+                        "type": ["string", "null"],
+                        "format": "date-time",
+                        "default": None,
+                    },
                     "attachments": {
                         "type": "array",
                         "maxItems": 10,
@@ -73,8 +77,8 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                                 "required": ["kind", "file_id"],
                                 "additionalProperties": False,
                             },
-                        ],
-                    },
+                        ]
+                    }
                 },
             },
             "outputSchema": {
@@ -108,11 +112,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                 "properties": {
                     "note_id": {"type": "string", "format": "uuid"},
                     "max_depth": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5},
-                    "order": {
-                        "type": "string",
-                        "enum": ["oldest", "newest"],
-                        "default": "oldest",
-                    },
+                    "order": {"type": "string", "enum": ["oldest", "newest"], "default": "oldest"},
                 },
                 "required": ["note_id"],
             },
@@ -131,12 +131,12 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                                 "anyOf": [
                                     {"type": "string", "format": "date-time"},
                                     {"type": "null"},
-                                ],
+                                ]
                             },
                             "replies": {"type": "array", "items": {"$ref": "#/$defs/Comment"}},
                         },
                         "required": ["id", "text", "replies"],
-                    },
+                    }
                 },
             },
             "annotations": {
@@ -217,7 +217,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                             },
                             "required": ["id", "name"],
                         },
-                    },
+                    }
                 },
                 "required": ["notebooks"],
             },

@@ -59,7 +59,11 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                                 "summary": {"type": "string"},
                                 "high": {"type": "number"},
                                 "low": {"type": "number"},
-                                "precipitation_chance": {"type": "integer", "minimum": 0, "maximum": 100},
+                                "precipitation_chance": {
+                                    "type": "integer",
+                                    "minimum": 0,
+                                    "maximum": 100,
+                                },
                             },
                             "required": ["day", "summary", "high", "low", "precipitation_chance"],
                         },

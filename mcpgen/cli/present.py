@@ -1,4 +1,8 @@
-"""Plain-words output of a generate run: the plan summary, the files written, orphans, staleness."""
+"""How the CLI shows what the library returns: generate reports, diagnostics and errors.
+
+The library (`mcpgen.generate`, `generate_project`) prints nothing; every command and
+`generate --watch` print through this one module.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,15 @@ from collections.abc import Iterable
 from rich.console import Console
 from rich.markup import escape
 
+from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
+from mcpgen.hosts.doctor import Check, HostReport, Probe
+from mcpgen.hosts.launch import Launch
 from mcpgen.names import class_name
+from mcpgen.project.check import CheckReport
+from mcpgen.project.create import NewProject
 from mcpgen.sync.changes import ChangeSummary, Rename, orphan_kind
+from mcpgen.sync.engine import GenerateReport, Mode, Prepared
+from mcpgen.sync.scaffold_update import UpdateResult
 from mcpgen.write.apply import Action, ApplyPlan
 
 _VERBS = {"create": "created", "update": "updated", "delete": "deleted", "move": "moved"}
@@ -134,3 +145,126 @@ def print_stale(console: Console, applied: ApplyPlan) -> None:
     for path in stale:
         console.print(f"  {escape(path)}: {escape(reasons.get(path, 'stale'))}")
     console.print("Run `mcpgen generate` to update them.")
+
+
+def _print_intro(console: Console, mode: Mode, decided: Prepared | GenerateReport) -> None:
+    print_diagnostics(console, decided.warnings)
+    if decided.state_missing:
+        print_state_missing(console)
+    if mode == "check":
+        print_stale(console, decided.applied)
+    else:
+        print_summary(console, decided.summary)
+
+
+def print_plan(console: Console, prepared: Prepared, mode: Mode) -> None:
+    """What a run is about to do, printed before anything is written."""
+    _print_intro(console, mode, prepared)
+
+
+def print_outcome(console: Console, report: GenerateReport) -> None:
+    """What a run did, and what it left for the user (orphans, an old package)."""
+    if report.mode == "write":
+        print_written(console, report.applied)
+    print_orphans(console, report.orphans)
+    print_old_packages(console, report.old_packages, report.package)
+
+
+def print_report(console: Console, report: GenerateReport) -> None:
+    """A whole run, after the fact: the plan, then the outcome."""
+    _print_intro(console, report.mode, report)
+    print_outcome(console, report)
+
+
+def print_diagnostics(console: Console, diagnostics: Iterable[Diagnostic]) -> None:
+    """Diagnostics one per line, `file:line:col: path: message`, errors in red."""
+    for diagnostic in diagnostics:
+        style = "red" if diagnostic.level == "error" else "yellow"
+        console.print(str(diagnostic), style=style, markup=False)
+
+
+def print_error(console: Console, error: McpgenError) -> None:
+    """A user-facing failure: every diagnostic of a bad manifest, then one `error:` line."""
+    if isinstance(error, ManifestInvalid):
+        print_diagnostics(console, error.diagnostics)
+    console.print(f"error: {error.message}", style="bold red", markup=False)
+
+
+def print_check(console: Console, report: CheckReport) -> None:
+    """`mcpgen check`: warnings, stale files, handler problems, orphans."""
+    print_diagnostics(console, report.warnings)
+    print_stale(console, report.applied)
+    for problem in report.handler_problems:
+        console.print(f"handler of {problem.tool}: {problem}", style="red", markup=False)
+    if not report.handler_problems:
+        console.print(f"All {len(report.manifest.tools)} handlers match the dispatcher.")
+    for orphan in report.orphans:
+        console.print(
+            f"warning: orphaned {orphan_kind(orphan)} {orphan}: no tool in the manifest uses it",
+            style="yellow",
+            markup=False,
+        )
+    for folder in report.old_packages:
+        console.print(
+            f"warning: orphaned generated output {folder}/_generated/: the manifest's package "
+            f"is now `{report.manifest.package}`",
+            style="yellow",
+            markup=False,
+        )
+
+
+def print_new_project(console: Console, made: NewProject) -> None:
+    """After `mcpgen new`: where the project is, and the next steps."""
+    if made.git_problem is not None:
+        console.print(
+            f"note: {made.git_problem}; the project is not committed", style="yellow", markup=False
+        )
+    console.print(
+        f"\n[bold green]Created {escape(str(made.root))}[/]"
+        + (" (git repository, first commit)" if made.committed else "")
+    )
+    steps = (
+        "Next:",
+        f"  cd {made.root}",
+        "  python -m venv .venv && . .venv/bin/activate && pip install -e '.[test]'",
+        f"  pytest && {made.manifest.script}",
+        "  mcpgen config claude-desktop   # or cline, cursor, vscode, ...",
+    )
+    for line in steps:
+        console.print(line, markup=False)
+
+
+_MARKS = {"ok": ("ok  ", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "red")}
+
+
+def print_doctor(
+    console: Console, launch: Launch, probe: Probe, http: Check, reports: Iterable[HostReport]
+) -> bool:
+    """`mcpgen doctor`: the launch, the tools it lists, a line per host; False if any fails."""
+    console.print(f"launch: {' '.join(launch.argv)}", markup=False)
+    if probe.ok:
+        console.print(f"tools: {', '.join(probe.tools) or '(none)'}", markup=False)
+    failed = False
+    for report in reports:
+        mark, style = _MARKS[report.status]
+        console.print(f"[{style}]{mark}[/{style}] {escape(report.title)}", highlight=False)
+        for check in report.checks:
+            if check.status != "ok":
+                console.print(f"       {check.status}: {check.message}", markup=False)
+        failed |= report.status == "fail"
+    mark, style = _MARKS[http.status]
+    console.print(f"[{style}]{mark}[/{style}] HTTP: ", end="", highlight=False)
+    console.print(http.message, markup=False)
+    return not (failed or http.status == "fail")
+
+
+def print_update(console: Console, result: UpdateResult) -> None:
+    """`mcpgen update`: each scaffold file changed, conflicts marked."""
+    if result.up_to_date:
+        console.print("Scaffold is up to date: nothing to merge.")
+        return
+    for path in result.changed:
+        mark = "conflict" if path in result.conflicts else "updated"
+        console.print(f"  {mark:<9} {path}", markup=False)
+    if not result.conflicts:
+        console.print("Scaffold updated; review with `git diff`, then commit.")

@@ -1,0 +1,1 @@
+"""Whole-project workflows built on the pipeline: create a project, check one."""

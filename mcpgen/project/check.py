@@ -1,0 +1,60 @@
+"""`mcpgen check`: the manifest is valid, generated code is current, handlers fit. Reads only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from mcpgen.errors import Diagnostic, ManifestInvalid
+from mcpgen.manifest.model import Manifest
+from mcpgen.sync.handler_check import HandlerProblem
+from mcpgen.write.apply import ApplyPlan
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Everything `mcpgen check` found; `failures` empty means the project is fine."""
+
+    manifest: Manifest
+    warnings: tuple[Diagnostic, ...]  # the manifest's (errors raise ManifestInvalid)
+    applied: ApplyPlan  # what a generate run would do: its stale files
+    handler_problems: tuple[HandlerProblem, ...]
+    orphans: tuple[str, ...]
+    old_packages: tuple[str, ...]
+
+    @property
+    def failures(self) -> list[str]:
+        """What failed, in words: stale generated files, handler problems."""
+        found = (
+            ("stale generated files", bool(self.applied.stale())),
+            ("handler problems", bool(self.handler_problems)),
+        )
+        return [what for what, bad in found if bad]
+
+
+def check_project(manifest_path: Path) -> CheckReport:
+    """Load and validate the manifest once, then judge the project around it.
+
+    Raises ManifestInvalid (with every diagnostic) for a bad manifest.
+    """
+    from mcpgen.manifest import check_manifest
+    from mcpgen.scaffold import with_scaffold_names
+    from mcpgen.sync import prepare
+    from mcpgen.sync.changes import find_old_packages, find_orphans
+    from mcpgen.sync.handler_check import check_handlers
+
+    loaded, diagnostics = check_manifest(manifest_path)
+    if loaded is None:
+        raise ManifestInvalid(diagnostics)
+    root = manifest_path.parent
+    manifest = with_scaffold_names(loaded, root)
+    prepared = prepare(root, manifest_path=manifest_path, manifest=manifest)
+    old_packages = find_old_packages(root, manifest)
+    return CheckReport(
+        manifest,
+        tuple(diagnostics),
+        prepared.applied,
+        tuple(check_handlers(root, manifest, prepared.plan)),
+        find_orphans(root, manifest, prepared.plan, old_packages=old_packages),
+        old_packages,
+    )
