@@ -26,6 +26,13 @@ def fsync_directory(directory: Path) -> None:
             os.close(fd)
 
 
+def _new_file_mode() -> int:
+    """0666 less the umask, as `open()` creates files (reading the umask means setting it)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_atomic(path: Path, data: bytes | str) -> None:
     """Replace `path` with `data` so that a reader sees the old or the new file, never a mix.
 
@@ -34,15 +41,14 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     """
     content = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else None
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _new_file_mode()
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(content)
             stream.flush()
             os.fsync(stream.fileno())
-        if mode is not None:
-            os.chmod(temp_name, mode)
+        os.chmod(temp_name, mode)  # mkstemp makes 0600; a new file gets what open() would give
         os.replace(temp_name, path)
         fsync_directory(path.parent)
     except OSError as exc:
