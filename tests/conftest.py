@@ -4,8 +4,9 @@
 code produces now, instead of comparing against them. Review the diff before committing.
 
 Every test gets one tier marker, from where it lives: `e2e` (builds venvs, runs servers;
-slow), `golden` (compares output with committed files), `cli` (commands, in process) and
-`unit` (everything else). `pytest -m "not e2e"` runs the fast tiers.
+slow), `property` (differential and state-machine tests over many generated examples),
+`golden` (compares output with committed files), `cli` (commands, in process) and `unit`
+(everything else). `pytest -m "not e2e and not property"` runs the fast tiers.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TIERS: dict[str, tuple[str, ...]] = {
     "e2e": ("tests/e2e/",),
+    # Differential and state-machine tests: many generated examples each, so minutes, not seconds.
+    "property": ("tests/unit/runtime/test_verdicts.py", "tests/sync/test_property.py"),
     "golden": ("tests/test_examples.py", "tests/test_errors.py", "tests/hosts/test_render.py"),
     "cli": ("tests/cli/", "tests/hosts/test_cli.py"),
 }
