@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from rich.console import Console
+from rich.markup import escape
 
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan_types import RenderPlan
@@ -18,8 +21,9 @@ from mcpgen.sync.changes import (
     is_in_old_package,
     summarise,
 )
-from mcpgen.write import apply, transaction
+from mcpgen.write import apply, journal, transaction
 from mcpgen.write.diff import unified_diff
+from mcpgen.write.lock import project_lock
 from mcpgen.write.state import State, load_state, render_state, sha256_hex, snapshot
 
 # write: the normal run; check: report staleness only; diff: compute what would change only.
@@ -131,6 +135,31 @@ def generate_project(
     """
     console = console if console is not None else Console(stderr=True, highlight=False)
     root = root.resolve()
+    with project_session(root, console):
+        return _generate(
+            root, force=force, console=console, mode=mode, hook=hook, manifest_path=manifest_path
+        )
+
+
+@contextmanager
+def project_session(root: Path, console: Console) -> Iterator[None]:
+    """Hold the project's lock and first finish or undo a write a killed run left behind."""
+    with project_lock(root):
+        recovered = journal.recover(root)
+        if recovered is not None:
+            console.print(f"[yellow]{escape(recovered)}[/]")
+        yield
+
+
+def _generate(
+    root: Path,
+    *,
+    force: bool,
+    console: Console,
+    mode: Mode,
+    hook: transaction.StepHook | None,
+    manifest_path: Path | None,
+) -> GenerateReport:
     prepared = prepare(root, force=force, manifest_path=manifest_path)
     applied = prepared.applied
     if prepared.state_missing:
@@ -141,9 +170,16 @@ def generate_project(
         report.print_summary(console, prepared.summary)
     written = False
     if mode == "write":
-        apply.commit(root, applied, hook=hook)
+        try:
+            result = apply.commit(root, applied, hook=hook)
+        except KeyboardInterrupt:
+            console.print("Interrupted: every change was undone, nothing was written.")
+            raise
         written = bool(applied.changes)
         report.print_written(console, applied)
+        report.print_notes(console, report.commit_notes(applied, result.kept, result.backups))
+    else:
+        report.print_notes(console, report.commit_notes(applied, (), ()))
     leaving = [a.source for a in applied.changes if a.source is not None and not written]
     orphans = find_orphans(root, prepared.manifest, prepared.plan, leaving=leaving)
     report.print_orphans(console, orphans)

@@ -133,4 +133,40 @@ def print_stale(console: Console, applied: ApplyPlan) -> None:
     console.print(f"[red]{len(stale)} generated file(s) out of date with the manifest:[/]")
     for path in stale:
         console.print(f"  {escape(path)}: {escape(reasons.get(path, 'stale'))}")
-    console.print("Run `mcpgen generate` to update them.")
+    console.print(escape(stale_advice(applied)))
+
+
+def stale_advice(applied: ApplyPlan) -> str:
+    """What to run about stale files: plain `generate` would refuse hand-edited ones."""
+    if applied.conflicts:
+        return (
+            "Hand-edited generated files: move the change into a handler and restore the file "
+            "(`git checkout -- <file>`), or run `mcpgen generate --force` (keeps <file>.orig)."
+        )
+    return "Run `mcpgen generate` to update them."
+
+
+def commit_notes(applied: ApplyPlan, kept: Iterable[str], backups: Iterable[str]) -> list[str]:
+    """Where the run did less than planned, so that the plan printed stays true."""
+    lines = [
+        f"Kept your {path}: it appeared while mcpgen was writing, so the stub was not written"
+        for path in kept
+    ]
+    lines += [
+        f"Kept {path}: it holds bytes written while mcpgen was writing; compare and delete it"
+        for path in backups
+    ]
+    lines += [
+        f"Did not move {m.source} → {m.target}: {m.target} already exists; both are kept"
+        for m in applied.skipped_moves
+    ]
+    lines += [
+        f"Kept the symlink {path}: it points to nothing; fix or remove it to get a stub"
+        for path in applied.dangling
+    ]
+    return lines
+
+
+def print_notes(console: Console, lines: Iterable[str]) -> None:
+    for line in lines:
+        console.print(f"[yellow]{escape(line)}[/]")
