@@ -31,6 +31,7 @@ def check(
     from mcpgen.manifest import check_manifest, find_manifest
     from mcpgen.sync import prepare
     from mcpgen.sync.changes import find_old_packages, find_orphans, orphan_kind
+    from mcpgen.sync.engine import project_session
     from mcpgen.sync.handler_check import check_handlers
     from mcpgen.sync.report import print_stale
 
@@ -40,7 +41,8 @@ def check(
     _manifest, diagnostics = check_manifest(path)
     if _manifest is not None:
         print_diagnostics(diagnostics)
-    prepared = prepare(root, manifest_path=path)
+    with project_session(root, err):  # waits for no one; finishes a killed run's write first
+        prepared = prepare(root, manifest_path=path)
     failed = bool(prepared.applied.stale())
     print_stale(err, prepared.applied)
     problems = check_handlers(root, prepared.manifest, prepared.plan)
