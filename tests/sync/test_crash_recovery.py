@@ -45,7 +45,7 @@ pytestmark = pytest.mark.e2e
 
 RUNS = int(os.environ.get("MCPGEN_CRASH_RUNS", "3"))
 DELAY = 0.004  # seconds per commit step: ~200 steps, a commit window of about a second
-QUIET = Console(file=open(os.devnull, "w"), color_system=None)  # noqa: SIM115
+QUIET = Console(file=open(os.devnull, "w"), color_system=None)
 
 
 class Trees:
