@@ -31,6 +31,12 @@ def update(
     from mcpgen.sync.scaffold_update import update_scaffold
 
     result = update_scaffold(directory)
+    if result.recovered:
+        err.print(result.recovered, style="yellow", markup=False)
+    for path in result.dropped:
+        err.print(f"  kept      {path}: the new template no longer has it", markup=False)
+    for path in result.left_out:
+        err.print(f"  skipped   {path}: yours or `mcpgen generate`'s, never merged", markup=False)
     if result.up_to_date:
         err.print("Scaffold is up to date: nothing to merge.")
         return
