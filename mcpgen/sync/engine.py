@@ -16,9 +16,12 @@ from mcpgen.render.plan_types import RenderPlan
 from mcpgen.sync import report
 from mcpgen.sync.changes import (
     ChangeSummary,
+    explicit_python_names,
     find_old_packages,
     find_orphans,
     is_in_old_package,
+    keep_python_names,
+    keep_user_paths,
     summarise,
 )
 from mcpgen.write import apply, journal, transaction
@@ -76,8 +79,10 @@ def load(
     from mcpgen.render.plan import render_plan
     from mcpgen.scaffold import project_manifest
 
-    manifest = project_manifest(manifest_path or find_manifest(root))
-    return manifest, render_plan(manifest, root, _models_as_written(root, manifest, previous))
+    path = manifest_path or find_manifest(root)
+    manifest = keep_python_names(project_manifest(path), previous, explicit_python_names(path))
+    plan = render_plan(manifest, root, _models_as_written(root, manifest, previous))
+    return manifest, keep_user_paths(plan, previous)
 
 
 def _models_as_written(root: Path, manifest: Manifest, previous: State | None) -> str | None:

@@ -21,6 +21,12 @@ def _rename_lines(rename: Rename) -> list[str]:
         how = "renamed_from" if rename.reason == "renamed_from" else "same handler module"
         head = f"[bold]~ {rename.old} → {rename.new}[/]: tool renamed ({how})"
     lines = [head]
+    if rename.reason != "python_name" and rename.old_python_name == rename.new_python_name:
+        lines.append(
+            f"    keeps its Python name `{rename.old_python_name}` (stable names): handler, "
+            "function and models unchanged, so the server still starts; write "
+            "`python_name:` in the manifest to rename them"
+        )
     for move in rename.moves:
         lines.append(f"    moves {move.source} → {move.target} (content untouched)")
     if rename.old_python_name != rename.new_python_name:
@@ -47,6 +53,12 @@ def summary_lines(summary: ChangeSummary) -> list[str]:
     ]
     for rename in summary.renamed:
         lines += _rename_lines(rename)
+    for old, new in summary.rename_hints:
+        lines.append(
+            f"    [yellow]hint:[/] {escape(new)} has the same schemas as the removed "
+            f"{escape(old)}: if it is a rename, add `renamed_from: {escape(old)}` to keep its "
+            "handler and user test"
+        )
     for change in summary.changed:
         lines.append(f"[bold]~ {escape(change.tool)}[/]: changed")
         for item in change.changes:

@@ -35,7 +35,10 @@ def every_kind_of_step(run: Run) -> None:
     state = json.loads((root / STATE_PATH).read_text())
     state["files"][LEGACY] = sha256_hex(b"# generated long ago\n")
     (root / STATE_PATH).write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
-    run.edit_manifest("- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts")
+    run.edit_manifest(
+        "- name: get_alerts",
+        "- name: list_alerts\n    renamed_from: get_alerts\n    python_name: list_alerts",
+    )
     run.edit_manifest("tools:\n", "tools:\n  - name: ping\n    input_schema: {type: object}\n")
 
 

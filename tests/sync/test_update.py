@@ -91,7 +91,9 @@ def test_update_never_resurrects_a_moved_handler(project: Path) -> None:
     manifest = project / "mcpgen.yaml"
     manifest.write_text(
         manifest.read_text().replace(
-            "- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts", 1
+            "- name: get_alerts",
+            "- name: list_alerts\n    renamed_from: get_alerts\n    python_name: list_alerts",
+            1,
         )
     )
     run_mcpgen("generate", str(project))
