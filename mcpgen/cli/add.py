@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import os
-import shutil
 from pathlib import Path
 from typing import Annotated
 
@@ -12,6 +10,7 @@ import typer
 
 from mcpgen.cli import err
 from mcpgen.errors import ManifestInvalid, McpgenError
+from mcpgen.write.atomic import write_atomic
 
 add_app = typer.Typer(
     name="add", help="Add something to the manifest, then generate.", no_args_is_help=True
@@ -44,7 +43,8 @@ def add_tool(
     manifest, diagnostics = check_text(text, display_name(path))
     if manifest is None:  # e.g. an invalid tool name: report it, leave the file alone
         raise ManifestInvalid(diagnostics)
-    _replace_bytes(path, bom + text.encode("utf-8"))
+    # A symlinked manifest: edit the file it points to, keep the link.
+    write_atomic(path.resolve(), bom + text.encode("utf-8"))
     err.print(f"Added tool {name} to {display_name(path)}", markup=False)
     generate_project(path.parent, console=err, manifest_path=path)
 
@@ -59,18 +59,6 @@ def _read_text(path: Path) -> tuple[bytes, str]:
         raise McpgenError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise McpgenError(f"cannot edit {path}: it is not UTF-8 text") from None
-
-
-def _replace_bytes(path: Path, content: bytes) -> None:
-    # Same-directory temp file + os.replace: the manifest is never left half written.
-    temp = path.with_name(f".{path.name}.mcpgen-tmp")
-    try:
-        temp.write_bytes(content)
-        shutil.copymode(path, temp)
-        os.replace(temp, path)
-    except OSError as exc:
-        temp.unlink(missing_ok=True)
-        raise McpgenError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -210,18 +210,22 @@ def keep_python_names(
     return replace(manifest, tools=tools)
 
 
-def keep_user_paths(plan: RenderPlan, previous: State | None) -> RenderPlan:
+def keep_user_paths(plan: RenderPlan, previous: State | None, manifest: Manifest) -> RenderPlan:
     """A user file the last run gave one tool stays that tool's when a new tool would take
     its path (a tool `contract_tool` added next to `contract`, whose user test is
     `tests/test_contract_tool.py`): the two tools' files in that folder trade paths."""
     if previous is None:
         return plan
     owner_before = {p: r.name for r in previous.tools.values() for p in r.user_files}
+    python_names = {t.name: t.python_name for t in manifest.tools}
     files = list(plan.files)
     for i, planned in enumerate(list(files)):
         before = owner_before.get(planned.path)
         if planned.owner != "user" or before is None or before == planned.tool:
             continue
+        record = previous.tools.get(planned.tool or "")
+        if record is not None and record.python_name != python_names.get(planned.tool or ""):
+            continue  # its `python_name:` changed (a swap, say): its files move, on purpose
         folder = PurePosixPath(planned.path).parent
         other = next(
             (
@@ -230,7 +234,7 @@ def keep_user_paths(plan: RenderPlan, previous: State | None) -> RenderPlan:
                 if f.owner == "user"
                 and f.tool == before
                 and PurePosixPath(f.path).parent == folder
-                and f.path not in owner_before
+                and owner_before.get(f.path) in (None, planned.tool)
             ),
             None,
         )

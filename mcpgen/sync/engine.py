@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -68,6 +69,20 @@ class Prepared:
     state_missing: bool  # generated files exist but .mcpgen/state.json does not
 
 
+def _reused_files(root: Path, prepared: Prepared) -> list[str]:
+    """A new tool whose handler or test is already on disk (an orphan of a removed tool of
+    the same Python name) takes it over as it is: say so, it may not fit the new tool."""
+    if prepared.summary.first_run:  # `mcpgen new` made the example handlers: not news
+        return []
+    added = set(prepared.summary.added)
+    moved_in = {a.path for a in prepared.applied.changes if a.kind == "move"}
+    return [
+        f"{f.tool}: uses the existing {f.path} (left from before; check that it fits)"
+        for f in prepared.plan.by_owner("user")
+        if f.tool in added and f.path not in moved_in and os.path.lexists(root / f.path)
+    ]
+
+
 def load(
     root: Path, manifest_path: Path | None = None, previous: State | None = None
 ) -> tuple[Manifest, RenderPlan]:
@@ -82,7 +97,7 @@ def load(
     path = manifest_path or find_manifest(root)
     manifest = keep_python_names(project_manifest(path), previous, explicit_python_names(path))
     plan = render_plan(manifest, root, _models_as_written(root, manifest, previous))
-    return manifest, keep_user_paths(plan, previous)
+    return manifest, keep_user_paths(plan, previous, manifest)
 
 
 def _models_as_written(root: Path, manifest: Manifest, previous: State | None) -> str | None:
@@ -173,6 +188,7 @@ def _generate(
         report.print_stale(console, applied)
     else:
         report.print_summary(console, prepared.summary)
+    report.print_notes(console, _reused_files(root, prepared))
     written = False
     if mode == "write":
         try:

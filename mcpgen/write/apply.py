@@ -19,6 +19,7 @@ Every conflict is collected before the first write; one conflict means nothing i
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +119,14 @@ def _check_inside(root: Path, path: str, where: str) -> None:
     paths.check_inside(root, path, where=where)
 
 
+_MERGE_MARKER = re.compile(rb"^(<<<<<<<|>>>>>>>) ", re.MULTILINE)
+_MERGE_ADVICE = (
+    "has merge-conflict markers (<<<<<<< / >>>>>>>); a generated file is not merged by "
+    "hand: take either side (`git checkout --ours -- <file>`) or delete it, then run "
+    "`mcpgen generate`, which renders it again from the merged mcpgen.yaml"
+)
+
+
 def _orig_path(path: str, disk: _Disk, taken: set[str]) -> str:
     # Never overwrite an earlier .orig: it may hold an earlier hand edit.
     candidate, number = f"{path}.orig", 1
@@ -162,7 +171,10 @@ class _Planner:
             return
         recorded = self.recorded.get(path)
         if recorded != sha256_hex(current):
-            if not self._hand_edit(path, current, self._unknown_change(recorded)):
+            reason = self._unknown_change(recorded)
+            if _MERGE_MARKER.search(current):
+                reason = _MERGE_ADVICE
+            if not self._hand_edit(path, current, reason):
                 return
         self.actions.append(Action("update", path, "generated", content=new, before=current))
 
