@@ -2,9 +2,14 @@
 
 A simulated user keeps a model of the manifest, applies random edits (add, remove, rename a
 tool; add or remove a property; change a description), runs generate, and checks that every
-user-owned file is exactly what it last wrote (following moves of renamed tools), then writes
-fresh, unique handlers and checks that the generated server still imports; at the end of each
-sequence the project's own tests run.
+user-owned file is exactly what it last wrote (renamed tools keep their Python names, so
+nothing moves), then writes fresh, unique handlers and checks that the generated server still
+imports; at the end of each sequence the project's own tests run, and the generated files
+equal a fresh render of the same manifest and state.
+
+Some runs are real `mcpgen generate` processes, interrupted at a random point of their
+commit by SIGKILL, SIGTERM or SIGINT (the next run recovers), or raced by the user saving a
+new tool's handler while the commit runs (the user's file wins).
 
 `MCPGEN_PROPERTY_EXAMPLES` sets how many sequences hypothesis tries (default 6, for CI);
 e.g. `MCPGEN_PROPERTY_EXAMPLES=30 pytest tests/sync/test_property.py` for a longer search.
@@ -15,10 +20,13 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -28,6 +36,10 @@ from rich.console import Console
 
 from mcpgen.names import class_name, python_identifier
 from mcpgen.sync import generate_project
+from mcpgen.write.state import STATE_PATH, load_state
+
+from .processes import mcpgen, wait_for_journal
+from .test_races import writer
 
 pytestmark = pytest.mark.e2e
 
@@ -50,6 +62,10 @@ class ToolModel:
     props: dict[str, bool] = field(default_factory=dict)  # property → required
     description: str = "A tool"
     renamed_from: str | None = None
+    python_name: str = ""
+
+    def __post_init__(self) -> None:
+        self.python_name = self.python_name or python_identifier(self.name)
 
     def raw(self) -> dict[str, Any]:
         schema: dict[str, Any] = {
@@ -78,7 +94,6 @@ class User:
         self.counter = 1
         self.expected: dict[str, bytes] = {}  # user-owned path → bytes the user last saw/wrote
         self.removed: list[ToolModel] = []
-        self.pending_moves: list[tuple[str, str]] = []
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -88,8 +103,8 @@ class User:
         data = {"name": "prop", "version": "0.1.0", "tools": [t.raw() for t in self.tools]}
         (self.root / "mcpgen.yaml").write_text(json.dumps(data, indent=2))
 
-    def user_paths(self, tool: str) -> tuple[str, str]:
-        ident = python_identifier(tool)
+    def user_paths(self, tool: ToolModel) -> tuple[str, str]:
+        ident = tool.python_name
         return f"src/prop/handlers/{ident}.py", f"tests/test_{ident}.py"
 
     def edit(self, op: str, pick: int) -> None:
@@ -102,15 +117,11 @@ class User:
             self.tools.remove(target)
             self.removed.append(target)
         elif op == "restore" and self.removed:
-            self.tools.append(self.removed.pop(pick % len(self.removed)))
-        elif op == "rename":
-            new = self.fresh("renamed")
-            for old_path, new_path in zip(
-                self.user_paths(target.name), self.user_paths(new), strict=True
-            ):
-                if (self.root / old_path).exists() and not (self.root / new_path).exists():
-                    self.pending_moves.append((old_path, new_path))
-            target.renamed_from, target.name = target.name, new
+            back = self.removed.pop(pick % len(self.removed))
+            # Back under its name, with the Python name that name gives (the state forgot it).
+            self.tools.append(ToolModel(back.name, back.props, back.description))
+        elif op == "rename":  # stable names: the handler keeps its module and function
+            target.renamed_from, target.name = target.name, self.fresh("renamed")
         elif op in ("add_prop", "add_required"):
             target.props[self.fresh("p")] = op == "add_required"
         elif op == "remove_prop" and target.props:
@@ -119,19 +130,16 @@ class User:
             target.description = f"Described {self.fresh('d')}"
 
     def check_user_files(self) -> None:
-        for old, new in self.pending_moves:
-            self.expected[new] = self.expected.pop(old)
-        self.pending_moves.clear()
         for path, content in self.expected.items():
             assert (self.root / path).read_bytes() == content, f"user file changed: {path}"
         for tool in self.tools:  # stubs mcpgen created this run: the user now owns them
-            for path in self.user_paths(tool.name):
+            for path in self.user_paths(tool):
                 self.expected.setdefault(path, (self.root / path).read_bytes())
 
     def write_user_code(self) -> None:
         """A fresh handler and user test per tool, as a user following the summary would."""
         for tool in self.tools:
-            ident = python_identifier(tool.name)
+            ident = tool.python_name
             model = f"{class_name(ident)}Input"
             handler = (
                 f'"""Handler written by the user, version {self.fresh("v")}."""\n\n'
@@ -148,14 +156,14 @@ class User:
                 f"def test_{ident}() -> None:\n"
                 f"    assert asyncio.run({ident}({model}(**{arguments!r}))) == {tool.name!r}\n"
             )
-            for path, text in zip(self.user_paths(tool.name), (handler, test), strict=True):
+            for path, text in zip(self.user_paths(tool), (handler, test), strict=True):
                 (self.root / path).write_text(text)
                 self.expected[path] = text.encode()
 
     def follow_orphan_report(self, orphans: tuple[str, ...]) -> None:
         """Removed tools' handlers must be reported; the user deletes the reported tests."""
         for tool in self.removed:
-            handler = self.user_paths(tool.name)[0]
+            handler = self.user_paths(tool)[0]
             if (self.root / handler).exists():
                 assert handler in orphans, f"orphaned handler not reported: {handler}"
         for path in orphans:
@@ -180,28 +188,93 @@ def _project_tests_pass(root: Path) -> None:
     _run_python(root, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
 
 
+# How a step's generate runs: in process, or as a real process that is interrupted at a random
+# point of its commit, or raced by the user saving a new tool's handler while it commits.
+HOW = ("plain", "plain", "kill", "term", "int", "race")
+_SIGNALS = {"kill": signal.SIGKILL, "term": signal.SIGTERM, "int": signal.SIGINT}
+STEP_DELAY = 0.03
+RACED = b"def saved_while_generate_ran(args):  # by the user\n    return 'mine'\n"
+
+
+def _interrupted_or_raced(user: User, how: str, fraction: float) -> None:
+    """One real `mcpgen generate` process, signalled or raced; the next run recovers."""
+    racer = None
+    if how == "race":
+        fresh = [t for t in user.tools if not (user.root / user.user_paths(t)[0]).exists()]
+        if fresh:
+            handler = user.user_paths(fresh[0])[0]
+            pattern = str(PurePosixPath(handler).with_name(f".{PurePosixPath(handler).name}.*"))
+            racer = writer(user.root, pattern, handler, RACED, "xb")
+    process = mcpgen("generate", str(user.root), delay=STEP_DELAY)
+    if how in _SIGNALS and wait_for_journal(user.root, process):
+        time.sleep(fraction * 20 * STEP_DELAY)
+        process.send_signal(_SIGNALS[how])
+    _, stderr = process.communicate(timeout=300)
+    assert "Traceback" not in stderr, stderr
+    if racer is not None:
+        assert racer.wait(timeout=60) == 0, "the user's save came after mcpgen's stub"
+        user.expected[handler] = RACED
+    if how in ("term", "int") and process.returncode != 0:
+        assert "every change was undone" in stderr, stderr
+
+
+def _generated_equal_a_fresh_render(root: Path, quiet: Console) -> None:
+    """The settled tree's generated files are what a fresh render of the same manifest and
+    state (the state holds the stable Python names) writes into an empty folder."""
+    fresh = root.parent / f"{root.name}-fresh"
+    (fresh / ".mcpgen").mkdir(parents=True)
+    shutil.copy2(root / "mcpgen.yaml", fresh / "mcpgen.yaml")
+    shutil.copy2(root / STATE_PATH, fresh / STATE_PATH)
+    generate_project(fresh, console=quiet)
+    state = load_state(root)
+    assert state is not None
+    for path in state.files:
+        if not path.startswith("hosts/"):  # machine-specific: holds the project's own path
+            assert (root / path).read_bytes() == (fresh / path).read_bytes(), path
+
+
+EXAMPLES_RUN: list[int] = []
+
+
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(edits=st.lists(st.tuples(st.sampled_from(OPS), st.integers(0, 9)), min_size=1, max_size=5))
+@given(
+    edits=st.lists(
+        st.tuples(
+            st.sampled_from(OPS),
+            st.integers(0, 9),
+            st.sampled_from(HOW),
+            st.floats(0, 1),
+        ),
+        min_size=1,
+        max_size=5,
+    )
+)
 def test_user_files_survive_any_edit_sequence(
-    tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int]]
+    tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int, str, float]]
 ) -> None:
+    EXAMPLES_RUN.append(len(edits))
     user = User(tmp_path_factory.mktemp("prop"))
     quiet = Console(file=io.StringIO())
     user.write_manifest()
     generate_project(user.root, console=quiet)
     user.check_user_files()
     user.write_user_code()
-    for op, pick in edits:
+    for op, pick, how, fraction in edits:
         user.edit(op, pick)
         user.write_manifest()
-        report = generate_project(user.root, console=quiet)
+        if how != "plain":
+            _interrupted_or_raced(user, how, fraction)
+        report = generate_project(user.root, console=quiet)  # recovers, then completes
+        assert not list(user.root.rglob("*.mcpgen-*")), "leftovers are cleaned"
         user.check_user_files()
         user.follow_orphan_report(report.orphans)
         user.write_user_code()
         _server_imports(user.root)
     assert not generate_project(user.root, console=quiet).written  # and it settles
+    _generated_equal_a_fresh_render(user.root, quiet)
     _project_tests_pass(user.root)
+    print(f"\nproperty examples so far: {len(EXAMPLES_RUN)}")
