@@ -12,6 +12,7 @@ from typing import Literal
 from rich.console import Console
 from rich.markup import escape
 
+from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan_types import RenderPlan
 from mcpgen.sync import report
@@ -83,6 +84,26 @@ def _reused_files(root: Path, prepared: Prepared) -> list[str]:
     ]
 
 
+def _check_package(root: Path, package: str) -> None:
+    """The package names a folder under src/: from a cloned `.copier-answers.yml` it must
+    still be a plain Python name, never a path."""
+    from mcpgen.names import is_identifier
+    from mcpgen.sync.scaffold_update import ANSWERS_FILE
+
+    if is_identifier(package):
+        return
+    try:
+        lines = (root / ANSWERS_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    line = next((n for n, text in enumerate(lines, 1) if text.startswith("package:")), None)
+    where = f"{ANSWERS_FILE}:{line}:1" if line else "the manifest"
+    raise McpgenError(
+        f"{where}: refusing package {package!r}: not a Python package name, so its files "
+        "would land outside src/; nothing was written"
+    )
+
+
 def load(
     root: Path, manifest_path: Path | None = None, previous: State | None = None
 ) -> tuple[Manifest, RenderPlan]:
@@ -96,6 +117,7 @@ def load(
 
     path = manifest_path or find_manifest(root)
     manifest = keep_python_names(project_manifest(path), previous, explicit_python_names(path))
+    _check_package(path.parent, manifest.package)
     plan = render_plan(manifest, root, _models_as_written(root, manifest, previous))
     return manifest, keep_user_paths(plan, previous, manifest)
 

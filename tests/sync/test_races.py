@@ -99,3 +99,20 @@ def test_lock_of_a_killed_process_is_taken_over(project: Run) -> None:
     assert (project.root / LOCK_PATH).exists(), "a killed holder leaves its lock file"
     done = run_mcpgen("generate", str(project.root))
     assert done.returncode == 0, done.stderr
+
+
+def test_watch_run_while_a_manual_run_holds_the_lock_names_it(project: Run) -> None:
+    from mcpgen.sync.watch import run_once
+
+    project.edit_manifest("tools:\n", PING)
+    manual = mcpgen("generate", str(project.root), delay=0.5)
+    assert wait_for_journal(project.root, manual)
+    watch_console = project.console
+    assert not run_once(
+        project.root, project.root / "mcpgen.yaml", force=False, console=watch_console
+    )
+    assert f"pid {manual.pid} (`mcpgen generate" in project.printed
+    assert "changed by hand" not in project.printed
+    _, stderr = manual.communicate(timeout=120)
+    assert manual.returncode == 0, stderr
+    assert run_once(project.root, project.root / "mcpgen.yaml", force=False, console=watch_console)
