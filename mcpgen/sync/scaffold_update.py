@@ -319,9 +319,12 @@ def _update(root: Path) -> UpdateResult:
     with tempfile.TemporaryDirectory(prefix="mcpgen-update-") as temp:
         repo, copy = Path(temp) / "template", Path(temp) / "project"
         repo.mkdir()
-        build_template_repo(repo, old, new)
-        _copy_tracked(root, copy, tracked)
-        _point_answers_at(copy, repo)
+        try:
+            build_template_repo(repo, old, new)
+            _copy_tracked(root, copy, tracked)
+            _point_answers_at(copy, repo)
+        except OSError as exc:
+            raise McpgenError(f"cannot prepare the merge: {exc.strerror or exc}") from None
         _run_copier(copy, repo)
         merge = _collect(root, copy, tracked, protected)
     record = Step("write", RECORD_PATH, content=render_record(new).encode("utf-8"))

@@ -270,15 +270,18 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
     if not steps:
         return CommitResult()
     hook = hook if hook is not None else step_hook
+    if (root / journal.JOURNAL_PATH).exists():  # never overwrite the record of a killed run
+        raise McpgenError(
+            f"{journal.JOURNAL_PATH} records an interrupted write; run `mcpgen generate` "
+            "to finish or undo it first"
+        )
     planned = _plan(root, steps)
     kept: list[str] = []
     current = steps[0].path
-    journal_saved = False
     try:
         with _signals_interrupt():
             (root / journal.JOURNAL_PATH).parent.mkdir(exist_ok=True)
             journal.save(root, planned.journal)
-            journal_saved = True
             for folder in planned.journal.dirs:
                 (root / folder).mkdir(exist_ok=True)
             for index, content in planned.contents.items():
@@ -303,7 +306,7 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
     except BaseException as exc:
         with _signals_blocked():
             problems = journal.rollback(root, planned.journal)
-            if not problems and journal_saved:
+            if not problems:
                 journal.remove(root)
                 journal.remove_dirs(root, planned.journal)
         _raise_after_rollback(exc, problems, current)

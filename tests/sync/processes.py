@@ -47,9 +47,9 @@ def manifest_text(tools: list[dict[str, Any]]) -> str:
 def changed_tools(count: int) -> list[dict[str, Any]]:
     """The manifest after a big edit: renames (moves), new text (updates), removals, additions."""
     tools = [synthetic_tool(i) for i in range(count)]
-    for tool in tools[:20]:
+    for tool in tools[:20]:  # with a new python_name: handler and user test move
         tool["renamed_from"] = tool["name"]
-        tool["name"] = tool["name"].replace("tool_", "renamed_")
+        tool["name"] = tool["python_name"] = tool["name"].replace("tool_", "renamed_")
     for tool in tools[20:60]:
         tool["description"] = "Does other things"
     del tools[60:65]

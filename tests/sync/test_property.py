@@ -36,7 +36,14 @@ from rich.console import Console
 
 from mcpgen.names import class_name, python_identifier
 from mcpgen.sync import generate_project
+from mcpgen.sync.scaffold_update import (
+    RECORD_PATH,
+    TemplateRecord,
+    render_record,
+    update_scaffold,
+)
 from mcpgen.write.state import STATE_PATH, load_state
+from tests.e2e.helpers import run_mcpgen
 
 from .processes import mcpgen, wait_for_journal
 from .test_races import writer
@@ -52,6 +59,7 @@ OPS = (
     "add_required",
     "remove_prop",
     "describe",
+    "update",  # `mcpgen update` from an older template that also had a file at a user path
 )
 EXAMPLES = int(os.environ.get("MCPGEN_PROPERTY_EXAMPLES", "6"))
 
@@ -233,6 +241,47 @@ def _generated_equal_a_fresh_render(root: Path, quiet: Console) -> None:
             assert (root / path).read_bytes() == (fresh / path).read_bytes(), path
 
 
+def _git(root: Path, *args: str) -> None:
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args]
+    subprocess.run(command, cwd=root, check=True, capture_output=True)
+
+
+def _new_project(user: User) -> None:
+    """`mcpgen new --manifest` (a scaffold, a template record, a first generate), in git."""
+    user.root.parent.mkdir(parents=True, exist_ok=True)
+    manifest = user.root.parent / "start.yaml"
+    user.write_manifest()
+    shutil.move(user.root / "mcpgen.yaml", manifest)
+    user.root.rmdir()
+    run_mcpgen("new", "--manifest", str(manifest), "--dir", str(user.root), "--no-git")
+    _git(user.root, "init", "-q")
+    _commit(user.root)
+
+
+def _commit(root: Path) -> None:
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "step", "--allow-empty")
+
+
+def _update_from_an_older_template(user: User, pick: int) -> None:
+    """The project's recorded template gets an older README and, at one tool's handler
+    path, a file the new template no longer has: update merges the README and must neither
+    delete nor change the handler, nor re-create anything at a user path."""
+    _commit(user.root)
+    record = json.loads((user.root / RECORD_PATH).read_text())
+    files = dict(record["template"])
+    files["README.md.jinja"] = files["README.md.jinja"] + "An older line.\n"
+    victim = user.tools[pick % len(user.tools)].python_name
+    files[f"src/{{{{ package }}}}/handlers/{victim}.py.jinja"] = "an old example handler\n"
+    (user.root / RECORD_PATH).write_text(render_record(TemplateRecord("0.0.1", files)))
+    _commit(user.root)
+    before = {p: (user.root / p).read_bytes() for p in user.expected}
+    result = update_scaffold(user.root)
+    assert not result.conflicts, result
+    assert {p: (user.root / p).read_bytes() for p in user.expected} == before
+    _commit(user.root)
+
+
 EXAMPLES_RUN: list[int] = []
 
 
@@ -257,10 +306,9 @@ def test_user_files_survive_any_edit_sequence(
     tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int, str, float]]
 ) -> None:
     EXAMPLES_RUN.append(len(edits))
-    user = User(tmp_path_factory.mktemp("prop"))
+    user = User(tmp_path_factory.mktemp("prop") / "project")
     quiet = Console(file=io.StringIO())
-    user.write_manifest()
-    generate_project(user.root, console=quiet)
+    _new_project(user)
     user.check_user_files()
     user.write_user_code()
     for op, pick, how, fraction in edits:
@@ -273,6 +321,9 @@ def test_user_files_survive_any_edit_sequence(
         user.check_user_files()
         user.follow_orphan_report(report.orphans)
         user.write_user_code()
+        if op == "update":
+            _update_from_an_older_template(user, pick)
+            user.check_user_files()
         _server_imports(user.root)
     assert not generate_project(user.root, console=quiet).written  # and it settles
     _generated_equal_a_fresh_render(user.root, quiet)
