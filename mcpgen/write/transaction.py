@@ -311,9 +311,16 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
                 journal.remove_dirs(root, planned.journal)
         _raise_after_rollback(exc, problems, current)
         raise
-    with _signals_blocked():
-        backups = journal.finish(root, planned.journal)
-        journal.remove(root)
+    try:
+        with _signals_blocked():  # done: from here on a signal waits for the cleanup
+            _delay()  # done but not cleaned up: the last window a crash test aims at
+            backups = journal.finish(root, planned.journal)
+            journal.remove(root)
+    except KeyboardInterrupt:  # Ctrl-C that waited: report it, but nothing is undone
+        raise McpgenError(
+            "interrupted after every change was written: the project is up to date",
+            exit_code=130,
+        ) from None
     return CommitResult(tuple(kept), tuple(backups))
 
 
