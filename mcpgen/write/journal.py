@@ -180,10 +180,6 @@ def _undo_backed_up(root: Path, op: Op) -> str | None:
     return None
 
 
-def leftovers(op: Op) -> tuple[str, ...]:
-    return tuple(p for p in (op.temp, op.backup) if p is not None)
-
-
 def rollback(root: Path, journal: Journal) -> list[str]:
     """Undo every op (newest first), remove temps and new folders; problems left, if any."""
     problems: list[str] = []

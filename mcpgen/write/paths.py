@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from mcpgen.errors import McpgenError
 
@@ -76,7 +76,3 @@ def check_inside(root: Path, path: str, *, where: str) -> None:
             f"{where}: refusing {path!r}, which is outside the project ({problem}); "
             "nothing was written or deleted"
         )
-
-
-def is_normal(path: str) -> bool:
-    return lexical_problem(path) is None and PurePosixPath(path).as_posix() == path

@@ -6,14 +6,17 @@ a second real process that waits for the commit's staging files to appear, then 
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 from mcpgen.write.lock import LOCK_PATH
 
 from .conftest import Run
+from .helpers import snapshot_tree
 from .processes import mcpgen, run_mcpgen, wait_for_journal
 
 HANDLER = "src/demo/handlers/ping.py"
@@ -116,3 +119,16 @@ def test_watch_run_while_a_manual_run_holds_the_lock_names_it(project: Run) -> N
     _, stderr = manual.communicate(timeout=120)
     assert manual.returncode == 0, stderr
     assert run_once(project.root, project.root / "mcpgen.yaml", force=False, console=watch_console)
+
+
+def test_sighup_mid_commit_undoes_everything_and_says_so(project: Run) -> None:
+    project.edit_manifest("tools:\n", PING)
+    before = snapshot_tree(project.root)
+    generate = mcpgen("generate", str(project.root), delay=0.3)
+    assert wait_for_journal(project.root, generate)
+    time.sleep(0.5)
+    generate.send_signal(signal.SIGHUP)
+    _, stderr = generate.communicate(timeout=120)
+    assert generate.returncode == 128 + signal.SIGHUP, stderr
+    assert "interrupted by SIGHUP; every change was undone, nothing was written" in stderr
+    assert snapshot_tree(project.root) == before
