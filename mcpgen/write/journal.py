@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from mcpgen.errors import McpgenError
 from mcpgen.write.atomic import fsync_directory
@@ -98,6 +98,9 @@ def parse(root: Path, text: str) -> Journal:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("unknown journal format")
         ops = tuple(Op(**raw) for raw in data["ops"])
+        unknown = [op.kind for op in ops if op.kind not in get_args(OpKind)]
+        if unknown:
+            raise ValueError(f"unknown step {unknown[0]!r}")
         dirs = tuple(str(d) for d in data["dirs"])
         journal = Journal(ops, dirs, bool(data.get("committed")))
     except (ValueError, KeyError, TypeError) as exc:
