@@ -11,6 +11,7 @@ import typer
 from mcpgen.cli import err
 from mcpgen.errors import ManifestInvalid, McpgenError
 from mcpgen.write.atomic import write_atomic
+from mcpgen.write.lock import project_lock
 
 add_app = typer.Typer(
     name="add", help="Add something to the manifest, then generate.", no_args_is_help=True
@@ -43,10 +44,11 @@ def add_tool(
     manifest, diagnostics = check_text(text, display_name(path))
     if manifest is None:  # e.g. an invalid tool name: report it, leave the file alone
         raise ManifestInvalid(diagnostics)
-    # A symlinked manifest: edit the file it points to, keep the link.
-    write_atomic(path.resolve(), bom + text.encode("utf-8"))
-    err.print(f"Added tool {name} to {display_name(path)}", markup=False)
-    generate_project(path.parent, console=err, manifest_path=path)
+    with project_lock(path.parent):  # no other mcpgen between the edit and the generate
+        # A symlinked manifest: edit the file it points to, keep the link.
+        write_atomic(path.resolve(), bom + text.encode("utf-8"))
+        err.print(f"Added tool {name} to {display_name(path)}", markup=False)
+        generate_project(path.parent, console=err, manifest_path=path)
 
 
 def _read_text(path: Path) -> tuple[bytes, str]:
