@@ -243,7 +243,11 @@ def recover(root: Path) -> str | None:
         )
     problems = rollback(root, journal)
     if problems:
-        raise McpgenError("an interrupted write could not be fully undone: " + "; ".join(problems))
+        raise McpgenError(
+            "an interrupted write could not be fully undone: "
+            + "; ".join(problems)
+            + f". Compare those files, keep what you want, then delete {JOURNAL_PATH}"
+        )
     remove(root)
     remove_dirs(root, journal)
     return (
