@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from mcpgen.cli import err
+from mcpgen.write.lock import project_lock
 
 add_app = typer.Typer(
     name="add", help="Add something to the manifest, then generate.", no_args_is_help=True
@@ -35,9 +36,10 @@ def add_tool(
     from mcpgen.project.add import append_tool_to_manifest
 
     path = find_manifest(directory)
-    append_tool_to_manifest(path, name, description)
-    err.print(f"Added tool {name} to {display_name(path)}", markup=False)
-    generate_and_report(path.parent, err, manifest_path=path)
+    with project_lock(path.parent):  # no other mcpgen between the edit and the generate
+        append_tool_to_manifest(path, name, description)
+        err.print(f"Added tool {name} to {display_name(path)}", markup=False)
+        generate_and_report(path.parent, err, manifest_path=path)
 
 
 def register(app: typer.Typer) -> None:

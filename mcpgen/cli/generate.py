@@ -85,7 +85,9 @@ def generate(
         out.print(report.diff(), end="", markup=False, highlight=False)
     if check and report.stale:
         # McpgenError, not typer.Exit: the CLI boundary runs click in non-standalone mode.
-        raise McpgenError("generated files are out of date; run `mcpgen generate`")
+        from mcpgen.cli.present import stale_advice
+
+        raise McpgenError(f"generated files are out of date. {stale_advice(report.applied)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -32,6 +32,12 @@ def _rename_lines(rename: Rename) -> list[str]:
         how = "renamed_from" if rename.reason == "renamed_from" else "same handler module"
         head = f"[bold]~ {rename.old} → {rename.new}[/]: tool renamed ({how})"
     lines = [head]
+    if rename.reason != "python_name" and rename.old_python_name == rename.new_python_name:
+        lines.append(
+            f"    keeps its Python name `{rename.old_python_name}` (stable names): handler, "
+            "function and models unchanged, so the server still starts; write "
+            "`python_name:` in the manifest to rename them"
+        )
     for move in rename.moves:
         lines.append(f"    moves {move.source} → {move.target} (content untouched)")
     if rename.old_python_name != rename.new_python_name:
@@ -58,6 +64,12 @@ def summary_lines(summary: ChangeSummary) -> list[str]:
     ]
     for rename in summary.renamed:
         lines += _rename_lines(rename)
+    for old, new in summary.rename_hints:
+        lines.append(
+            f"    [yellow]hint:[/] {escape(new)} has the same schemas as the removed "
+            f"{escape(old)}: if it is a rename, add `renamed_from: {escape(old)}` to keep its "
+            "handler and user test"
+        )
     for change in summary.changed:
         lines.append(f"[bold]~ {escape(change.tool)}[/]: changed")
         for item in change.changes:
@@ -144,10 +156,22 @@ def print_stale(console: Console, applied: ApplyPlan) -> None:
     console.print(f"[red]{len(stale)} generated file(s) out of date with the manifest:[/]")
     for path in stale:
         console.print(f"  {escape(path)}: {escape(reasons.get(path, 'stale'))}")
-    console.print("Run `mcpgen generate` to update them.")
+    console.print(escape(stale_advice(applied)))
+
+
+def stale_advice(applied: ApplyPlan) -> str:
+    """What to run about stale files: plain `generate` would refuse hand-edited ones."""
+    if applied.conflicts:
+        return (
+            "Hand-edited generated files: move the change into a handler and restore the file "
+            "(`git checkout -- <file>`), or run `mcpgen generate --force` (keeps <file>.orig)."
+        )
+    return "Run `mcpgen generate` to update them."
 
 
 def _print_intro(console: Console, mode: Mode, decided: Prepared | GenerateReport) -> None:
+    if decided.recovered:
+        console.print(decided.recovered, style="yellow", markup=False)
     print_diagnostics(console, decided.warnings)
     if decided.state_missing:
         print_state_missing(console)
@@ -155,6 +179,7 @@ def _print_intro(console: Console, mode: Mode, decided: Prepared | GenerateRepor
         print_stale(console, decided.applied)
     else:
         print_summary(console, decided.summary)
+    print_notes(console, decided.reused)
 
 
 def print_plan(console: Console, prepared: Prepared, mode: Mode) -> None:
@@ -166,6 +191,7 @@ def print_outcome(console: Console, report: GenerateReport) -> None:
     """What a run did, and what it left for the user (orphans, an old package)."""
     if report.mode == "write":
         print_written(console, report.applied)
+    print_notes(console, report.notes)
     print_orphans(console, report.orphans)
     print_old_packages(console, report.old_packages, report.package)
 
@@ -192,6 +218,8 @@ def print_error(console: Console, error: McpgenError) -> None:
 
 def print_check(console: Console, report: CheckReport) -> None:
     """`mcpgen check`: warnings, stale files, handler problems, orphans."""
+    if report.recovered:
+        console.print(report.recovered, style="yellow", markup=False)
     print_diagnostics(console, report.warnings)
     print_stale(console, report.applied)
     for problem in report.handler_problems:
@@ -259,7 +287,15 @@ def print_doctor(
 
 
 def print_update(console: Console, result: UpdateResult) -> None:
-    """`mcpgen update`: each scaffold file changed, conflicts marked."""
+    """`mcpgen update`: each scaffold file changed, conflicts marked, what was left alone."""
+    if result.recovered:
+        console.print(result.recovered, style="yellow", markup=False)
+    for path in result.dropped:
+        console.print(f"  kept      {path}: the new template no longer has it", markup=False)
+    for path in result.left_out:
+        console.print(
+            f"  skipped   {path}: yours or `mcpgen generate`'s, never merged", markup=False
+        )
     if result.up_to_date:
         console.print("Scaffold is up to date: nothing to merge.")
         return
@@ -268,3 +304,8 @@ def print_update(console: Console, result: UpdateResult) -> None:
         console.print(f"  {mark:<9} {path}", markup=False)
     if not result.conflicts:
         console.print("Scaffold updated; review with `git diff`, then commit.")
+
+
+def print_notes(console: Console, lines: Iterable[str]) -> None:
+    for line in lines:
+        console.print(f"[yellow]{escape(line)}[/]")

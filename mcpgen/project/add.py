@@ -20,7 +20,8 @@ def append_tool_to_manifest(manifest_path: Path, name: str, description: str | N
     manifest, diagnostics = check_text(text, display_name(manifest_path))
     if manifest is None:
         raise ManifestInvalid(diagnostics)
-    write_atomic(manifest_path, bom + text.encode("utf-8"))
+    # A symlinked manifest: edit the file it points to, keep the link.
+    write_atomic(manifest_path.resolve(), bom + text.encode("utf-8"))
 
 
 def _read_text(path: Path) -> tuple[bytes, str]:

@@ -21,6 +21,7 @@ class CheckReport:
     handler_problems: tuple[HandlerProblem, ...]
     orphans: tuple[str, ...]
     old_packages: tuple[str, ...]
+    recovered: str | None = None  # a killed run's write this check finished or undid first
 
     @property
     def failures(self) -> list[str]:
@@ -41,6 +42,7 @@ def check_project(manifest_path: Path) -> CheckReport:
     from mcpgen.scaffold import with_scaffold_names
     from mcpgen.sync import prepare
     from mcpgen.sync.changes import find_old_packages, find_orphans
+    from mcpgen.sync.engine import project_session
     from mcpgen.sync.handler_check import check_handlers
 
     loaded, diagnostics = check_manifest(manifest_path)
@@ -48,7 +50,9 @@ def check_project(manifest_path: Path) -> CheckReport:
         raise ManifestInvalid(diagnostics)
     root = manifest_path.parent
     manifest = with_scaffold_names(loaded, root)
-    prepared = prepare(root, manifest_path=manifest_path, manifest=manifest)
+    # Waits for no one; a write a killed run left behind is finished or undone first.
+    with project_session(root) as recovered:
+        prepared = prepare(root, manifest_path=manifest_path, manifest=manifest)
     old_packages = find_old_packages(root, manifest)
     return CheckReport(
         manifest,
@@ -57,4 +61,5 @@ def check_project(manifest_path: Path) -> CheckReport:
         tuple(check_handlers(root, manifest, prepared.plan)),
         find_orphans(root, manifest, prepared.plan, old_packages=old_packages),
         old_packages,
+        recovered,
     )

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
@@ -60,6 +60,8 @@ class ChangeSummary:
     removed: tuple[str, ...] = ()
     renamed: tuple[Rename, ...] = ()
     changed: tuple[ToolChange, ...] = ()
+    # (removed, added) pairs with the same schemas: probably a rename without `renamed_from`
+    rename_hints: tuple[tuple[str, str], ...] = ()
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -158,7 +160,90 @@ def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> C
     added = tuple(t.name for t in manifest.tools if t.name not in continued)
     kept = {record.name for record in continued.values()}
     removed = tuple(name for name in sorted(previous.tools) if name not in kept)
-    return ChangeSummary(False, added, removed, tuple(renames), tuple(changed))
+    hints = _rename_hints(previous, manifest, removed, added)
+    return ChangeSummary(False, added, removed, tuple(renames), tuple(changed), hints)
+
+
+def _schemas(wire: dict[str, Any]) -> str:
+    return _normal([wire.get("inputSchema"), wire.get("outputSchema")])
+
+
+def _rename_hints(
+    previous: State, manifest: Manifest, removed: tuple[str, ...], added: tuple[str, ...]
+) -> tuple[tuple[str, str], ...]:
+    """A removed and an added tool with the same schemas: most likely one tool renamed."""
+    fresh = {t.name: _schemas(json.loads(_normal(t.wire()))) for t in manifest.tools}
+    hints: list[tuple[str, str]] = []
+    for old in removed:
+        old_schemas = _schemas(previous.tools[old].wire)
+        same = [new for new in added if fresh[new] == old_schemas]
+        if len(same) == 1:
+            hints.append((old, same[0]))
+    return tuple(hints)
+
+
+def keep_python_names(
+    manifest: Manifest, previous: State | None, explicit: Collection[str]
+) -> Manifest:
+    """Stable Python names: a tool keeps the handler module, function and model names it had
+    (recorded in the state file) through a rename, unless its `python_name:` is written out
+    (`explicit`: tool names whose manifest entry has one). So a rename never leaves a handler
+    whose function or imports no longer match, and the server always starts.
+    """
+    if previous is None:
+        return manifest
+    chosen = {t.name: t.python_name for t in manifest.tools}
+    for tool in manifest.tools:
+        if tool.name in explicit:
+            continue
+        record = previous.tools.get(tool.name) or next(
+            (previous.tools[n] for n in tool.renamed_from if n in previous.tools), None
+        )
+        if record is None or record.python_name == tool.python_name:
+            continue
+        others = {name for other, name in chosen.items() if other != tool.name}
+        if record.python_name not in others:
+            chosen[tool.name] = record.python_name
+    if all(chosen[t.name] == t.python_name for t in manifest.tools):
+        return manifest
+    tools = tuple(replace(t, python_name=chosen[t.name]) for t in manifest.tools)
+    return replace(manifest, tools=tools)
+
+
+def keep_user_paths(plan: RenderPlan, previous: State | None, manifest: Manifest) -> RenderPlan:
+    """A user file the last run gave one tool stays that tool's when a new tool would take
+    its path (a tool `contract_tool` added next to `contract`, whose user test is
+    `tests/test_contract_tool.py`): the two tools' files in that folder trade paths."""
+    if previous is None:
+        return plan
+    owner_before = {p: r.name for r in previous.tools.values() for p in r.user_files}
+    python_names = {t.name: t.python_name for t in manifest.tools}
+    files = list(plan.files)
+    for i, planned in enumerate(list(files)):
+        before = owner_before.get(planned.path)
+        if planned.owner != "user" or before is None or before == planned.tool:
+            continue
+        record = previous.tools.get(planned.tool or "")
+        if record is not None and record.python_name != python_names.get(planned.tool or ""):
+            continue  # its `python_name:` changed (a swap, say): its files move, on purpose
+        folder = PurePosixPath(planned.path).parent
+        other = next(
+            (
+                j
+                for j, f in enumerate(files)
+                if f.owner == "user"
+                and f.tool == before
+                and PurePosixPath(f.path).parent == folder
+                and owner_before.get(f.path) in (None, planned.tool)
+            ),
+            None,
+        )
+        if other is None:
+            continue
+        mine, theirs = files[i], files[other]
+        files[i] = replace(theirs, path=mine.path)
+        files[other] = replace(mine, path=theirs.path)
+    return RenderPlan(tuple(sorted(files, key=lambda f: f.path)))
 
 
 def _generated_by_mcpgen(directory: Path) -> bool:
@@ -240,3 +325,22 @@ def find_orphans(
 def orphan_kind(path: str) -> str:
     """What an orphan from `find_orphans` is, in the words the reports use."""
     return "user test" if path.startswith("tests/") else "handler"
+
+
+def explicit_python_names(manifest_path: Path) -> frozenset[str]:
+    """Names of the tools whose manifest entry writes out a `python_name:`."""
+    try:
+        text = manifest_path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
+    if "python_name" not in text:  # the usual case: no second parse of a big manifest
+        return frozenset()
+    from ruamel.yaml import YAML
+
+    data = YAML(typ="safe").load(text)
+    tools = data.get("tools") if isinstance(data, dict) else None
+    return frozenset(
+        str(t.get("name"))
+        for t in tools or ()
+        if isinstance(t, dict) and t.get("python_name") is not None
+    )

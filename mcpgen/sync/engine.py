@@ -5,23 +5,29 @@ Prints nothing: the run's decisions and outcome come back as a `GenerateReport`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from mcpgen.errors import Diagnostic, ManifestInvalid
+from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
 from mcpgen.sync.changes import (
     ChangeSummary,
+    explicit_python_names,
     find_old_packages,
     find_orphans,
     is_in_old_package,
+    keep_python_names,
+    keep_user_paths,
     summarise,
 )
-from mcpgen.write import apply, transaction
+from mcpgen.write import apply, journal, transaction
 from mcpgen.write.diff import unified_diff
+from mcpgen.write.lock import project_lock
 from mcpgen.write.state import State, load_state, render_state, sha256_hex, snapshot
 
 # write: the normal run; check: report staleness only; diff: compute what would change only.
@@ -42,6 +48,9 @@ class GenerateReport:
     old_packages: tuple[str, ...] = ()  # generated packages the manifest's `package:` left
     state_missing: bool = False  # generated files existed but .mcpgen/state.json did not
     warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
+    recovered: str | None = None  # a killed run's write this run finished or undid first
+    reused: tuple[str, ...] = ()  # new tools that took over a handler left on disk
+    notes: tuple[str, ...] = ()  # where the commit did less than planned, and why
 
     @property
     def up_to_date(self) -> bool:
@@ -66,6 +75,42 @@ class Prepared:
     applied: apply.ApplyPlan
     state_missing: bool  # generated files exist but .mcpgen/state.json does not
     warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
+    reused: tuple[str, ...] = ()  # new tools that take over a handler left on disk
+    recovered: str | None = None  # a killed run's write this run finished or undid first
+
+
+def _reused_files(root: Path, prepared: Prepared) -> list[str]:
+    """A new tool whose handler or test is already on disk (an orphan of a removed tool of
+    the same Python name) takes it over as it is: say so, it may not fit the new tool."""
+    if prepared.summary.first_run:  # `mcpgen new` made the example handlers: not news
+        return []
+    added = set(prepared.summary.added)
+    moved_in = {a.path for a in prepared.applied.changes if a.kind == "move"}
+    return [
+        f"{f.tool}: uses the existing {f.path} (left from before; check that it fits)"
+        for f in prepared.plan.by_owner("user")
+        if f.tool in added and f.path not in moved_in and os.path.lexists(root / f.path)
+    ]
+
+
+def _check_package(root: Path, package: str) -> None:
+    """The package names a folder under src/: from a cloned `.copier-answers.yml` it must
+    still be a plain Python name, never a path."""
+    from mcpgen.names import is_identifier
+    from mcpgen.scaffold import ANSWERS_FILE
+
+    if is_identifier(package):
+        return
+    try:
+        lines = (root / ANSWERS_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    line = next((n for n, text in enumerate(lines, 1) if text.startswith("package:")), None)
+    where = f"{ANSWERS_FILE}:{line}:1" if line else "the manifest"
+    raise McpgenError(
+        f"{where}: refusing package {package!r}: not a Python package name, so its files "
+        "would land outside src/; nothing was written"
+    )
 
 
 def load(
@@ -85,13 +130,17 @@ def load(
     from mcpgen.scaffold import with_scaffold_names
 
     warnings: tuple[Diagnostic, ...] = ()
+    path = manifest_path or find_manifest(root)
     if manifest is None:
-        path = manifest_path or find_manifest(root)
         loaded, diagnostics = check_manifest(path)
         if loaded is None:
             raise ManifestInvalid(diagnostics)
         manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
+    # A renamed tool keeps the Python names on record unless the manifest spells them out.
+    manifest = keep_python_names(manifest, previous, explicit_python_names(path))
+    _check_package(root, manifest.package)
     plan = render_plan(manifest, _models_as_written(root, manifest, previous))
+    plan = keep_user_paths(plan, previous, manifest)
     existing = [f.path for f in plan.by_owner("user") if (root / f.path).exists()]
     plan = format_python(plan, manifest.package, skip=existing)
     return manifest, plan, warnings
@@ -138,7 +187,8 @@ def prepare(
     state_missing = previous is None and any(
         (root / f.path).exists() for f in plan.by_owner("generated")
     )
-    return Prepared(manifest, plan, summary, applied, state_missing, warnings)
+    prepared = Prepared(manifest, plan, summary, applied, state_missing, warnings)
+    return replace(prepared, reused=tuple(_reused_files(root, prepared)))
 
 
 def generate_project(
@@ -158,13 +208,71 @@ def generate_project(
     `on_plan` sees every decision before the first write (the CLI prints the summary then).
     """
     root = root.resolve()
-    prepared = prepare(root, force=force, manifest_path=manifest_path)
+    with project_session(root) as recovered:
+        return _generate(
+            root,
+            force=force,
+            mode=mode,
+            hook=hook,
+            manifest_path=manifest_path,
+            on_plan=on_plan,
+            recovered=recovered,
+        )
+
+
+@contextmanager
+def project_session(root: Path) -> Iterator[str | None]:
+    """Hold the project's lock and first finish or undo a write a killed run left behind;
+    yields what was recovered, in words, or None."""
+    with project_lock(root):
+        yield journal.recover(root)
+
+
+def _commit_notes(applied: apply.ApplyPlan, result: transaction.CommitResult | None) -> list[str]:
+    """Where the run did less than planned, so that the plan printed stays true."""
+    kept, backups = (result.kept, result.backups) if result is not None else ((), ())
+    lines = [
+        f"Kept your {path}: it appeared while mcpgen was writing, so the stub was not written"
+        for path in kept
+    ]
+    lines += [
+        f"Kept {path}: it holds bytes written while mcpgen was writing; compare and delete it"
+        for path in backups
+    ]
+    lines += [
+        f"Did not move {m.source} → {m.target}: {m.target} already exists; both are kept"
+        for m in applied.skipped_moves
+    ]
+    lines += [
+        f"Kept the symlink {path}: it points to nothing; fix or remove it to get a stub"
+        for path in applied.dangling
+    ]
+    return lines
+
+
+def _generate(
+    root: Path,
+    *,
+    force: bool,
+    mode: Mode,
+    hook: transaction.StepHook | None,
+    manifest_path: Path | None,
+    on_plan: Callable[[Prepared], None] | None,
+    recovered: str | None,
+) -> GenerateReport:
+    prepared = replace(prepare(root, force=force, manifest_path=manifest_path), recovered=recovered)
     if on_plan is not None:
         on_plan(prepared)
     applied = prepared.applied
     written = False
+    result = None
     if mode == "write":
-        apply.commit(root, applied, hook=hook)
+        try:
+            result = apply.commit(root, applied, hook=hook)
+        except KeyboardInterrupt:
+            raise McpgenError(
+                "Interrupted: every change was undone, nothing was written.", exit_code=130
+            ) from None
         written = bool(applied.changes)
     leaving = [a.source for a in applied.changes if a.source is not None and not written]
     old_packages = find_old_packages(root, prepared.manifest)
@@ -182,4 +290,7 @@ def generate_project(
         old_packages,
         prepared.state_missing,
         prepared.warnings,
+        recovered=recovered,
+        reused=prepared.reused,
+        notes=tuple(_commit_notes(applied, result)),
     )

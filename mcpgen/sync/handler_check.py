@@ -1,4 +1,5 @@
-"""Static check that each tool's handler is what the dispatcher calls: `name(args: NameInput)`.
+"""Static check that each tool's handler is what the dispatcher calls: `name(args: NameInput)`,
+and that every name it imports from the generated package exists there.
 
 Done with `ast` on the file, never by importing it: `mcpgen check` must not run user code
 (a handler may open connections at import time) and must work without the project installed.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from mcpgen.manifest.model import Manifest, Tool
 from mcpgen.render.plan import RenderPlan
@@ -101,6 +102,7 @@ def handler_path(plan: RenderPlan, tool: Tool) -> str | None:
 def check_handlers(root: Path, manifest: Manifest, plan: RenderPlan) -> list[HandlerProblem]:
     """Every tool whose handler is missing or has the wrong name or argument type."""
     problems: list[HandlerProblem] = []
+    generated = generated_names(plan, manifest.package)
     for tool in manifest.tools:
         path = handler_path(plan, tool)
         if path is None:
@@ -114,6 +116,74 @@ def check_handlers(root: Path, manifest: Manifest, plan: RenderPlan) -> list[Han
             problems.append(HandlerProblem(tool.name, path, f"cannot be read: {exc}"))
             continue
         message = check_handler_source(source, tool)
+        if message is None:
+            message = missing_imports(source, path, generated)
         if message is not None:
             problems.append(HandlerProblem(tool.name, path, message))
     return problems
+
+
+def _top_level_names(source: str) -> set[str]:
+    try:
+        module = ast.parse(source)
+    except SyntaxError:
+        return set()
+    found: set[str] = set()
+    for node in module.body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Assign):
+            found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            found.add(node.target.id)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return found
+
+
+def generated_names(plan: RenderPlan, package: str) -> dict[str, set[str]]:
+    """Module (`pkg._generated.models`) → the names it defines, from the files the plan
+    generates (what `generate` writes, so a stale tree is judged by the manifest)."""
+    modules: dict[str, set[str]] = {}
+    for planned in plan.by_owner("generated"):
+        pure = PurePosixPath(planned.path)
+        if pure.suffix != ".py" or pure.parts[:3] != ("src", package, "_generated"):
+            continue
+        name = ".".join(pure.with_suffix("").parts[1:]).removesuffix(".__init__")
+        modules[name] = _top_level_names(planned.content)
+    for name in list(modules):  # a submodule is an importable name of its package
+        parent, _, child = name.rpartition(".")
+        if parent in modules:
+            modules[parent].add(child)
+    return modules
+
+
+def _absolute(node: ast.ImportFrom, path: str) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = list(PurePosixPath(path).with_suffix("").parts[1:])  # src/ is not a package
+    base = parts[: len(parts) - node.level]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def missing_imports(source: str, path: str, generated: dict[str, set[str]]) -> str | None:
+    """The first name the handler imports from a generated module that does not define it."""
+    try:
+        module = ast.parse(source)
+    except SyntaxError:
+        return None  # reported by the signature check
+    for node in ast.walk(module):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source_module = _absolute(node, path)
+        names = generated.get(source_module)
+        if names is None:
+            continue
+        for alias in node.names:
+            if alias.name != "*" and alias.name not in names:
+                return (
+                    f"line {node.lineno}: imports `{alias.name}` from {source_module}, which "
+                    "does not define it (a model renamed, or an output schema removed?); "
+                    "the server cannot start until the import is fixed"
+                )
+    return None

@@ -7,29 +7,36 @@ the project was made from and the new one. mcpgen ships its template as a plain 
    `.mcpgen/scaffold.json` (`record_template`): the *old* version then always travels with
    the project, on any machine, whatever mcpgen is installed later.
 2. `update` builds a throw-away git repository: commit tagged `1` = the recorded template,
-   commit tagged `2` = the template of the installed mcpgen; and runs copier's update from
-   `1` to `2`. The project's answers file keeps its machine-independent `_src_path` marker:
-   copier is told where the old template is through the subproject it reads answers from.
-3. Conflicts stay in the files as copier's markers (never resolved silently) and are listed.
+   commit tagged `2` = the template of the installed mcpgen.
+3. Copier's public `run_update` merges `1` → `2` into a throw-away *copy* of the project's
+   tracked files, whose answers file points at that repository; the project itself is never
+   handed to copier.
+4. From the copy, only scaffold files come back (all or nothing, through the same journaled
+   transaction as `generate`): handlers, user tests, generated files and `.mcpgen/` are
+   mcpgen's or the user's, so a file copier re-creates there (an example handler a rename
+   moved away) is left out, and a file the new template no longer has is reported, never
+   deleted. Conflicts stay in the files as copier's markers and are listed.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tempfile
 import warnings
 from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
 
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.git import git
 from mcpgen.scaffold import ANSWERS_FILE
 from mcpgen.write.atomic import write_atomic
+from mcpgen.write.paths import check_entry, check_inside
+from mcpgen.write.transaction import Step, commit
 
 RECORD_PATH = ".mcpgen/scaffold.json"
 _CONFLICT_MARKER = re.compile(rb"^<<<<<<< ", re.MULTILINE)
@@ -50,6 +57,9 @@ class UpdateResult:
     changed: tuple[str, ...]
     conflicts: tuple[str, ...]
     up_to_date: bool = False
+    dropped: tuple[str, ...] = ()  # the new template no longer has them: kept, not deleted
+    left_out: tuple[str, ...] = ()  # copier's changes to files the scaffold does not own
+    recovered: str | None = None  # an interrupted write finished or undone first
 
 
 def _template_dir() -> Path:
@@ -82,11 +92,15 @@ def record_template(root: Path) -> None:
 def load_record(root: Path) -> TemplateRecord | None:
     try:
         data = json.loads((root / RECORD_PATH).read_text(encoding="utf-8"))
-        return TemplateRecord(str(data["mcpgen_version"]), dict(data["template"]))
+        record = TemplateRecord(str(data["mcpgen_version"]), dict(data["template"]))
     except FileNotFoundError:
         return None
     except (ValueError, KeyError, TypeError) as exc:
         raise McpgenError(f"{RECORD_PATH} is damaged ({exc}); restore it from git") from None
+    text = (root / RECORD_PATH).read_text(encoding="utf-8")
+    for path in record.files:  # written into a temporary repository: must stay inside it
+        check_entry(path, where=RECORD_PATH, text=text)
+    return record
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -102,7 +116,11 @@ def require_clean_git(root: Path) -> None:
             f"'{root}' is not in a git repository; `mcpgen update` merges template changes into "
             "your files and needs git so you can review and undo them (`git init`, commit, retry)"
         ) from None
-    dirty = _git(root, "status", "--porcelain", "--", ".").splitlines()
+    dirty = [
+        line
+        for line in _git(root, "status", "--porcelain", "--", ".").splitlines()
+        if line[3:] not in _OWN_RUNTIME_FILES
+    ]
     if dirty:
         listed = ", ".join(line[3:] for line in dirty[:5]) + (" ..." if len(dirty) > 5 else "")
         raise McpgenError(
@@ -131,56 +149,146 @@ def build_template_repo(repo: Path, old: TemplateRecord, new: TemplateRecord) ->
         _git(repo, "tag", tag)
 
 
-def _user_files(root: Path) -> dict[Path, bytes]:
-    """Handlers and user tests: an update must never change them (copier skips them too)."""
-    found = [*root.glob("src/*/handlers/*.py"), *root.glob("tests/test_*.py")]
-    return {p: p.read_bytes() for p in found if p.is_file()}
+# Present only while an mcpgen runs (this one): never "uncommitted changes".
+_OWN_RUNTIME_FILES = (".mcpgen/lock",)
+_NEVER_MERGED = ("src/*/handlers/*.py", "tests/test_*.py", ".mcpgen/*", ".mcpgen/**/*")
 
 
-def _run_copier(root: Path, repo: Path) -> None:
-    from copier import Worker
-    from copier._subproject import Subproject
+def _owned_elsewhere(path: str, protected: frozenset[str]) -> bool:
+    """Files `update` never writes: the user's, `generate`'s, and mcpgen's records."""
+    pure = PurePosixPath(path)
+    return path in protected or any(pure.match(pattern) for pattern in _NEVER_MERGED)
 
-    answers = Subproject(local_abspath=root.absolute(), answers_relpath=Path(ANSWERS_FILE))
-    # Point copier at the throw-away repository without touching the committed answers file
-    # (which would make the tree dirty and is machine-independent on purpose).
-    last: dict[str, Any] = {**answers.last_answers, "_src_path": str(repo), "_commit": "1"}
-    answers.__dict__["last_answers"] = last
+
+def _protected(root: Path) -> frozenset[str]:
+    """Every file the state file says is generated or user-owned (moved handlers included)."""
+    from mcpgen.write.state import load_state
+
+    state = load_state(root)
+    if state is None:
+        return frozenset()
+    owned = set(state.files)
+    for record in state.tools.values():
+        owned.update(record.user_files)
+    return frozenset(owned)
+
+
+def _tracked(root: Path) -> list[str]:
+    listed = _git(root, "ls-files", "-z", "--", ".").split("\0")
+    return [path for path in listed if path]
+
+
+def _copy_tracked(root: Path, copy: Path, tracked: list[str]) -> None:
+    for path in tracked:
+        source, target = root / path, copy / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            target.symlink_to(os.readlink(source))
+        elif source.is_file():
+            shutil.copy2(source, target)
+
+
+def _point_answers_at(copy: Path, repo: Path) -> None:
+    # The copy's answers name the throw-away repository and its old version; the project's
+    # own answers file keeps its machine-independent marker.
+    path = copy / ANSWERS_FILE
+    text = re.sub(r"(?m)^_(src_path|commit): .*\n", "", path.read_text(encoding="utf-8"))
+    path.write_text(f"_commit: '1'\n_src_path: {json.dumps(str(repo))}\n{text}", "utf-8")
+
+
+def _run_copier(copy: Path, repo: Path) -> None:
+    from copier import run_update
+
+    _git(copy, "init", "--quiet")
+    _git(copy, "add", "--all")
+    _git(copy, "commit", "--quiet", "--allow-empty", "-m", "before update")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        worker = Worker(
-            src_path=str(repo),  # copier copies workers internally; they keep this one
-            dst_path=root,
-            vcs_ref="2",
-            defaults=True,
-            overwrite=True,
-            quiet=True,
-            unsafe=False,
-            conflict="inline",
-            skip_answered=True,
-        )
-        worker.__dict__["subproject"] = answers
-        with worker:
-            worker.run_update()
+        try:
+            run_update(
+                copy,
+                vcs_ref="2",
+                defaults=True,
+                overwrite=True,
+                quiet=True,
+                unsafe=False,
+                conflict="inline",
+                skip_answered=True,
+            )
+        except Exception as exc:  # copier's own errors: a message, never a traceback
+            raise McpgenError(f"copier could not merge the template: {exc}") from None
 
 
-def _repin_answers(root: Path, original: str) -> None:
-    # Copier rewrote the answers with the throw-away repository's path; keep the marker.
-    path = root / ANSWERS_FILE
-    text = path.read_text(encoding="utf-8")
+def _merged_answers(copy: Path, original: str) -> bytes:
+    # Copier rewrote the answers with the throw-away repository; keep the project's marker.
+    text = (copy / ANSWERS_FILE).read_text(encoding="utf-8")
     marker = re.search(r"(?m)^_src_path: .*$", original)
     text = re.sub(r"(?m)^_commit: .*\n", "", text)
     if marker:
-        text = re.sub(r"(?m)^_src_path: .*$", marker.group(0), text)
-    write_atomic(path, text)
+        text = re.sub(r"(?m)^_src_path: .*$", lambda _m: marker.group(0), text)
+    return text.encode("utf-8")
+
+
+@dataclass(frozen=True)
+class _Merge:
+    steps: tuple[Step, ...]
+    dropped: tuple[str, ...]  # in the project, no longer in the template: kept
+    left_out: tuple[str, ...]  # copier re-created or changed a file that is not the scaffold's
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes() if path.is_file() else None
+    except OSError:
+        return None
+
+
+def _collect(root: Path, copy: Path, tracked: list[str], protected: frozenset[str]) -> _Merge:
+    from mcpgen.write.state import sha256_hex
+
+    original = (root / ANSWERS_FILE).read_text(encoding="utf-8")
+    in_copy = {
+        p.relative_to(copy).as_posix()
+        for p in copy.rglob("*")
+        if ".git" not in p.relative_to(copy).parts and (p.is_file() or p.is_symlink())
+    }
+    steps: list[Step] = []
+    dropped: list[str] = []
+    left_out: list[str] = []
+    for path in sorted(set(tracked) | in_copy):
+        check_inside(root, path, where="the merged scaffold")
+        before, after = _read(root / path), _read(copy / path)
+        if path == ANSWERS_FILE:
+            after = _merged_answers(copy, original)
+        if before == after:
+            continue
+        if _owned_elsewhere(path, protected):
+            left_out.append(path)
+        elif after is None:
+            if before is not None:
+                dropped.append(path)
+        else:
+            expect = sha256_hex(before) if before is not None else None
+            steps.append(Step("write", path, content=after, expect=expect))
+    return _Merge(tuple(steps), tuple(dropped), tuple(left_out))
 
 
 def update_scaffold(root: Path) -> UpdateResult:
     """Three-way merge the new scaffold into `root`; raises McpgenError for a refusal."""
+    from mcpgen.write import journal
+    from mcpgen.write.lock import project_lock
+
     root = root.resolve()
     if not (root / ANSWERS_FILE).is_file():
         raise McpgenError(f"no {ANSWERS_FILE} in '{root}': is it a project made by `mcpgen new`?")
-    require_clean_git(root)
+    with project_lock(root):
+        recovered = journal.recover(root)
+        require_clean_git(root)
+        result = _update(root)
+    return replace(result, recovered=recovered)
+
+
+def _update(root: Path) -> UpdateResult:
     new = current_template()
     old = load_record(root)
     if old is None:
@@ -191,23 +299,28 @@ def update_scaffold(root: Path) -> UpdateResult:
         )
     if dict(old.files) == dict(new.files):
         return UpdateResult((), (), up_to_date=True)
-    original_answers = (root / ANSWERS_FILE).read_text(encoding="utf-8")
-    user_before = _user_files(root)
-    with tempfile.TemporaryDirectory(prefix="mcpgen-template-") as temp:
-        repo = Path(temp)
-        build_template_repo(repo, old, new)
-        _run_copier(root, repo)
-    _repin_answers(root, original_answers)
-    for path, content in user_before.items():
-        if path.read_bytes() != content:  # belt and braces: user code is never merged into
-            write_atomic(path, content)
-    record_template(root)
-    return _result(root)
+    protected = _protected(root)
+    tracked = _tracked(root)
+    with tempfile.TemporaryDirectory(prefix="mcpgen-update-") as temp:
+        repo, copy = Path(temp) / "template", Path(temp) / "project"
+        repo.mkdir()
+        try:
+            build_template_repo(repo, old, new)
+            _copy_tracked(root, copy, tracked)
+            _point_answers_at(copy, repo)
+        except OSError as exc:
+            raise McpgenError(f"cannot prepare the merge: {exc.strerror or exc}") from None
+        _run_copier(copy, repo)
+        merge = _collect(root, copy, tracked, protected)
+    record = Step("write", RECORD_PATH, content=render_record(new).encode("utf-8"))
+    commit(root, [*merge.steps, record])
+    result = _result(root)
+    return replace(result, dropped=merge.dropped, left_out=merge.left_out)
 
 
 def _result(root: Path) -> UpdateResult:
     status = _git(root, "status", "--porcelain", "--untracked-files=all", "--", ".").splitlines()
-    changed = sorted(line[3:] for line in status)
+    changed = sorted(line[3:] for line in status if line[3:] not in _OWN_RUNTIME_FILES)
     conflicts = [
         path
         for path in changed

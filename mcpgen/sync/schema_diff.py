@@ -4,8 +4,9 @@ A handler reads a typed input model and returns a result that must match the out
 So for the input side, anything that can make existing handler code see a value it did not
 expect (a field gone, a type changed, a required field it never used) breaks it; for the output
 side, anything that the handler's current return value may no longer satisfy breaks it.
-Only `properties`/`required`/`items` are followed; other keyword changes are reported as
-constraint changes, which do not break handler code.
+Only `properties`/`required`/`items` are followed, in the schema and in each of its `$defs`
+(`definitions`), whose classes the handler uses the same way; other keyword changes are
+reported as constraint changes, which do not break handler code.
 """
 
 from __future__ import annotations
@@ -125,11 +126,25 @@ class _Differ:
         elif old != new:
             self.add(f"{_noun(self.side, name)}: description changed", breaking=False)
 
+    def definitions(self, old: JSON, new: JSON) -> None:
+        """Changes inside `$defs` / `definitions`: named parts a `$ref` points to."""
+        for key in ("$defs", "definitions"):
+            old_defs, new_defs = _as_schema(old.get(key)), _as_schema(new.get(key))
+            for name in sorted(old_defs.keys() - new_defs.keys()):
+                self.add(f"definition `{name}` removed", breaking=True)
+            for name in sorted(new_defs.keys() - old_defs.keys()):
+                self.add(f"definition `{name}` added", breaking=False)
+            for name in sorted(old_defs.keys() & new_defs.keys()):
+                was, now = _as_schema(old_defs[name]), _as_schema(new_defs[name])
+                if was != now:
+                    self.value(was, now, f"{key}.{name}")
+
 
 def input_changes(old: JSON, new: JSON) -> list[SchemaChange]:
     """Differences between two input schemas."""
     differ = _Differ("input")
     differ.objects(old, new, "")
+    differ.definitions(old, new)
     return differ.found
 
 
@@ -141,10 +156,16 @@ def output_changes(old: JSON | None, new: JSON | None) -> list[SchemaChange]:
         text = "now declares an output schema: the handler must return data that matches it"
         return [SchemaChange(text, breaking=True)]
     if new is None:
-        return [SchemaChange("no longer declares an output schema", breaking=False)]
+        # The output model is no longer generated, and a handler made from the stub imports it.
+        text = (
+            "no longer declares an output schema: its output model is gone, so remove its "
+            "import and return type from the handler"
+        )
+        return [SchemaChange(text, breaking=True)]
     differ = _Differ("output")
     if _type_of(old) != _type_of(new):
         differ.add(f"result changed type from {_type_of(old)} to {_type_of(new)}", breaking=True)
     else:
         differ.objects(old, new, "")
+    differ.definitions(old, new)
     return differ.found

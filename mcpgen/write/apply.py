@@ -18,14 +18,16 @@ Every conflict is collected before the first write; one conflict means nothing i
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Literal
 
 from mcpgen.errors import ExitCode, McpgenError
 from mcpgen.render.plan import Owner, RenderPlan
-from mcpgen.write import transaction
+from mcpgen.write import paths, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
 
 ActionKind = Literal["create", "update", "delete", "move", "keep"]
@@ -71,6 +73,8 @@ class ApplyPlan:
     actions: tuple[Action, ...]
     conflicts: tuple[Conflict, ...] = ()
     forced: tuple[str, ...] = ()  # hand-edited generated files overwritten under --force
+    skipped_moves: tuple[Move, ...] = ()  # renamed tools' files left where they are: target taken
+    dangling: tuple[str, ...] = ()  # user files that are symlinks to nothing: kept, not replaced
 
     @property
     def changes(self) -> tuple[Action, ...]:
@@ -111,10 +115,16 @@ class _Disk:
         return self.cache[path]
 
 
-def _check_relative(path: str) -> None:
-    pure = PurePosixPath(path)
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
-        raise McpgenError(f"refusing to write outside the project: {path!r}")
+def _check_inside(root: Path, path: str, where: str) -> None:
+    paths.check_inside(root, path, where=where)
+
+
+_MERGE_MARKER = re.compile(rb"^(<<<<<<<|>>>>>>>) ", re.MULTILINE)
+_MERGE_ADVICE = (
+    "has merge-conflict markers (<<<<<<< / >>>>>>>); a generated file is not merged by "
+    "hand: take either side (`git checkout --ours -- <file>`) or delete it, then run "
+    "`mcpgen generate`, which renders it again from the merged mcpgen.yaml"
+)
 
 
 def _orig_path(path: str, disk: _Disk, taken: set[str]) -> str:
@@ -139,6 +149,7 @@ class _Planner:
         self.conflicts: list[Conflict] = []
         self.forced: list[str] = []
         self.origs: set[str] = set()
+        self.skipped_moves: list[Move] = []
 
     def _hand_edit(self, path: str, current: bytes, reason: str) -> bool:
         """Record a conflict, or with --force keep the current bytes as .orig; True if forced."""
@@ -160,7 +171,10 @@ class _Planner:
             return
         recorded = self.recorded.get(path)
         if recorded != sha256_hex(current):
-            if not self._hand_edit(path, current, self._unknown_change(recorded)):
+            reason = self._unknown_change(recorded)
+            if _MERGE_MARKER.search(current):
+                reason = _MERGE_ADVICE
+            if not self._hand_edit(path, current, reason):
                 return
         self.actions.append(Action("update", path, "generated", content=new, before=current))
 
@@ -187,11 +201,13 @@ class _Planner:
         else:
             self.actions.append(Action("create", path, "user", content=new))
 
-    def move(self, move: Move) -> bool:
-        if self.disk.read(move.source) is None:
+    def move(self, move: Move, leaving: Collection[str]) -> bool:
+        """Plan a move; False when the source is gone or the target is taken (and stays)."""
+        if not os.path.lexists(self.disk.root / move.source):
             return False  # the user already deleted it: the new tool just gets a stub
-        if self.disk.read(move.target) is not None:
-            return False  # both exist: keep both; the old one is then reported as orphaned
+        if os.path.lexists(self.disk.root / move.target) and move.target not in leaving:
+            self.skipped_moves.append(move)  # both exist: keep both, and say so
+            return False
         self.actions.append(Action("move", move.target, "user", source=move.source))
         return True
 
@@ -232,14 +248,20 @@ def plan_actions(
     `state_text` the new state file; `keep_retired` recorded paths never deleted.
     """
     for planned in plan.files:
-        _check_relative(planned.path)
+        _check_inside(root, planned.path, "the manifest's files")
+    for move in moves:
+        _check_inside(root, move.source, STATE_PATH)
+        _check_inside(root, move.target, "the manifest's files")
+    for path in recorded or ():
+        _check_inside(root, path, STATE_PATH)
     planner = _Planner(_Disk(root), recorded, force)
+    dangling: list[str] = []
     moved_away: set[str] = set()
     moved_in: set[str] = set()
+    # A swap or cycle of renames: a target that is itself a source leaves first (two phases).
+    sources = {m.source for m in moves if os.path.lexists(root / m.source)}
     for move in moves:
-        _check_relative(move.source)
-        _check_relative(move.target)
-        if planner.move(move):
+        if planner.move(move, sources):
             moved_away.add(move.source)
             moved_in.add(move.target)
     for planned in plan.files:
@@ -249,14 +271,22 @@ def plan_actions(
         elif planned.owner == "local":
             planner.local(planned.path, content)
         else:
-            exists = planner.disk.read(planned.path) is not None
+            exists = os.path.lexists(root / planned.path)
+            if exists and not (root / planned.path).exists():
+                dangling.append(planned.path)
             present = (exists and planned.path not in moved_away) or planned.path in moved_in
             planner.user(planned.path, content, present)
     planned_paths = {f.path for f in plan.files}
     for path in sorted(set(planner.recorded) - planned_paths - set(keep_retired)):
         planner.retired(path)
     planner.state_file(state_text)
-    return ApplyPlan(tuple(planner.actions), tuple(planner.conflicts), tuple(planner.forced))
+    return ApplyPlan(
+        tuple(planner.actions),
+        tuple(planner.conflicts),
+        tuple(planner.forced),
+        tuple(planner.skipped_moves),
+        tuple(dangling),
+    )
 
 
 def _steps(actions: Iterable[Action]) -> list[transaction.Step]:
@@ -268,12 +298,18 @@ def _steps(actions: Iterable[Action]) -> list[transaction.Step]:
     )
     steps: list[transaction.Step] = []
     for action in changes:
+        expect = sha256_hex(action.before) if action.before is not None else None
         if action.kind == "move":
             steps.append(transaction.Step("move", action.path, source=action.source))
         elif action.kind == "delete":
-            steps.append(transaction.Step("delete", action.path))
+            steps.append(transaction.Step("delete", action.path, expect=expect))
+        elif action.owner == "user":
+            # Created only if still absent when written: the user may save it meanwhile.
+            steps.append(transaction.Step("create", action.path, content=action.content))
         else:
-            steps.append(transaction.Step("write", action.path, content=action.content))
+            steps.append(
+                transaction.Step("write", action.path, content=action.content, expect=expect)
+            )
     return steps
 
 
@@ -291,8 +327,10 @@ def conflict_error(conflicts: Sequence[Conflict]) -> McpgenError:
     )
 
 
-def commit(root: Path, applied: ApplyPlan, *, hook: transaction.StepHook | None = None) -> None:
+def commit(
+    root: Path, applied: ApplyPlan, *, hook: transaction.StepHook | None = None
+) -> transaction.CommitResult:
     """Write the plan, all or nothing; refuses (exit 3) when a conflict is left."""
     if applied.conflicts:
         raise conflict_error(applied.conflicts)
-    transaction.commit(root, _steps(applied.actions), hook=hook)
+    return transaction.commit(root, _steps(applied.actions), hook=hook)

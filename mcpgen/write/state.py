@@ -24,6 +24,7 @@ from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
+from mcpgen.write.paths import check_entry
 
 STATE_PATH = ".mcpgen/state.json"
 FORMAT = 1
@@ -100,7 +101,21 @@ def snapshot(manifest: Manifest, plan: RenderPlan, *, version: str = __version__
 
 
 def parse_state(text: str, *, where: str = STATE_PATH) -> State:
-    """Read state text; a damaged file is a user-facing error, never a traceback."""
+    """Read state text; a damaged file is a user-facing error, never a traceback.
+
+    Every path in it must be a plain relative path (a cloned repository's state file is not
+    trusted): a bad one is an error located at its line, before anything is written.
+    """
+    state = _parse(text, where)
+    for path in state.files:
+        check_entry(path, where=where, text=text)
+    for record in state.tools.values():
+        for path in record.user_files:
+            check_entry(path, where=where, text=text)
+    return state
+
+
+def _parse(text: str, where: str) -> State:
     try:
         data = json.loads(text)
         if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -1,38 +1,67 @@
-"""All-or-nothing file writes: stage every new content first, then swap files in, undo on failure.
+"""All-or-nothing file writes that survive a crash: journal, stage, swap in, undo on failure.
 
-Every new content is first written to a temp file in its target's directory (same file system,
-so `os.replace` is atomic). Only when all are staged do the targets change, one `os.replace`
-each, with an undo record kept for every step. Any exception, including KeyboardInterrupt,
-rolls every step back in reverse order, so the tree is exactly as it was.
+1. Every temp, backup and new folder is named in the intent journal (`journal.py`), written
+   and fsynced before anything else.
+2. Every new content is staged in a temp file next to its target (same file system).
+3. The targets change, one primitive each (see `journal.Op`); a user-owned file is created
+   only if absent at that moment, and a generated file must still hold the bytes the plan
+   read, so a file saved by the user while mcpgen runs is never replaced.
+4. The journal is marked done, temps and backups are removed, the journal is deleted.
 
-`step_hook` (module level) or the `hook` argument runs before each step: tests use it to
-inject a crash between two writes and check that nothing changed.
+An exception, Ctrl-C, SIGTERM or SIGHUP rolls every step back from the same journal;
+SIGKILL or a power loss leaves the journal for the next run (`journal.recover`).
+
+`step_hook` (module level) or the `hook` argument runs before each step, and
+`MCPGEN_DEBUG_STEP_DELAY` (seconds) sleeps before each one: tests use them to inject a failure
+or to widen the window in which a real signal lands.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
-import shutil
-from collections.abc import Callable, Sequence
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Literal
 
-from mcpgen.errors import McpgenError
+from mcpgen.errors import ExitCode, McpgenError
+from mcpgen.write import journal
+from mcpgen.write.atomic import fsync_directory
+from mcpgen.write.journal import Journal, Op
+from mcpgen.write.state import sha256_hex
 
-StepKind = Literal["write", "delete", "move"]
+# write: new bytes for a generated or local file; create: a user file, made only if absent.
+StepKind = Literal["write", "create", "delete", "move"]
+
+DELAY_ENV = "MCPGEN_DEBUG_STEP_DELAY"
 
 
 @dataclass(frozen=True)
 class Step:
-    """One change to one file; `content` for writes, `source` for moves (content untouched)."""
+    """One change to one file; `content` for writes, `source` for moves (content untouched).
+
+    `expect`: the sha256 the file had when the plan read it (writes, deletes); the step is
+    refused if the file changed since. None: whatever the file holds when staging starts.
+    """
 
     kind: StepKind
     path: str  # POSIX, relative to the root
     content: bytes | None = None
     source: str | None = None
+    expect: str | None = None
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """What a commit left differently from the plan, for the report."""
+
+    kept: tuple[str, ...] = ()  # user files that appeared before mcpgen could create them
+    backups: tuple[str, ...] = ()  # old bytes kept because the file changed meanwhile
 
 
 StepHook = Callable[[int, Step], None]
@@ -41,157 +70,273 @@ StepHook = Callable[[int, Step], None]
 step_hook: StepHook | None = None
 
 
-def _sibling(target: Path, tag: str) -> Path:
-    # Hidden, unique, next to the target: same directory means same file system for os.replace.
-    return target.with_name(f".{target.name}.{secrets.token_hex(4)}.mcpgen-{tag}")
+class ChangedMeanwhile(McpgenError):
+    """A file changed between the plan and its write: everything was undone."""
+
+    def __init__(self, path: str, what: str) -> None:
+        super().__init__(
+            f"{path} {what} while mcpgen was writing; every change was undone, nothing was "
+            "written. Run the command again once nothing else edits the project.",
+            exit_code=ExitCode.CONFLICT,
+        )
 
 
-def _write_new(path: Path, content: bytes) -> None:
-    # "xb" never clobbers, and the file gets the usual umask-derived mode.
-    with path.open("xb") as handle:
+class Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived during a commit (raised like KeyboardInterrupt for SIGINT)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _sibling(path: str, tag: str) -> str:
+    # Hidden, unique, next to the target: same directory means same file system for renames.
+    pure = PurePosixPath(path)
+    return str(pure.with_name(f".{pure.name}.{secrets.token_hex(4)}.mcpgen-{tag}"))
+
+
+def _missing_dirs(root: Path, paths: Sequence[str]) -> list[str]:
+    missing: list[str] = []
+    for path in paths:
+        folder = PurePosixPath(path).parent
+        chain: list[str] = []
+        while str(folder) not in (".", "") and not (root / folder).exists():
+            chain.append(str(folder))
+            folder = folder.parent
+        missing.extend(d for d in reversed(chain) if d not in missing)
+    return missing
+
+
+def _current_sha(root: Path, path: str) -> str | None:
+    return journal.sha_of(root / path) if os.path.lexists(root / path) else None
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """The journal of a commit, with each op's new bytes and the step it came from."""
+
+    journal: Journal
+    contents: dict[int, bytes]  # op index → bytes to stage
+    origin: list[int]  # op index → step index
+
+
+def _plan(root: Path, steps: Sequence[Step]) -> _Planned:
+    ops: list[Op] = []
+    contents: dict[int, bytes] = {}
+    origin: list[int] = []
+    for index, step in enumerate(steps):
+        if step.kind == "move":
+            assert step.source is not None
+            # Through a hidden stash: a swap or a cycle of renames then never meets a target
+            # that is still in use (every source leaves before any target is filled).
+            stash = _sibling(step.source, "move")
+            ops.append(Op("rename", stash, source=step.source))
+            origin.append(index)
+            continue
+        if step.kind == "delete":
+            old = step.expect or _current_sha(root, step.path)
+            ops.append(Op("delete", step.path, backup=_sibling(step.path, "backup"), old=old))
+            origin.append(index)
+            continue
+        assert step.content is not None
+        new = sha256_hex(step.content)
+        temp = _sibling(step.path, "tmp")
+        contents[len(ops)] = step.content
+        exists = os.path.lexists(root / step.path)
+        if step.kind == "write" and exists:
+            old = step.expect or _current_sha(root, step.path)
+            backup = _sibling(step.path, "backup")
+            ops.append(Op("replace", step.path, temp=temp, backup=backup, new=new, old=old))
+        else:
+            ops.append(
+                Op("create", step.path, temp=temp, new=new, keep_existing=step.kind == "create")
+            )
+        origin.append(index)
+    # Second half of every move, after every first half (see above).
+    for index, step in enumerate(steps):
+        if step.kind == "move":
+            stash = next(op.path for op, i in zip(ops, origin, strict=True) if i == index)
+            ops.append(Op("rename", step.path, source=stash))
+            origin.append(index)
+    targets = [op.path for op in ops]
+    dirs = _missing_dirs(root, [journal.JOURNAL_PATH, *targets])
+    return _Planned(Journal(tuple(ops), tuple(dirs)), contents, origin)
+
+
+def _stage(root: Path, path: str, content: bytes, like: Path) -> None:
+    temp = root / path
+    # "xb" never clobbers; the file gets the usual umask-derived mode, or the target's.
+    with temp.open("xb") as handle:
         handle.write(content)
         handle.flush()
         os.fsync(handle.fileno())
+    if like.is_file() and not like.is_symlink():
+        os.chmod(temp, like.stat().st_mode & 0o7777)
 
 
-def _move_back(moved: Path, original: Path) -> None:
-    """Undo a rename, if it happened."""
-    if moved.exists() and not original.exists():
-        os.replace(moved, original)
+def _do(root: Path, op: Op, kept: list[str]) -> None:
+    """Run one op; ChangedMeanwhile when the disk no longer matches the plan."""
+    target = root / op.path
+    if op.kind == "rename":
+        assert op.source is not None
+        try:
+            os.link(root / op.source, target, follow_symlinks=False)
+        except FileExistsError:
+            raise McpgenError(
+                f"cannot move a file to {op.path}: the target exists; nothing was changed"
+            ) from None
+        (root / op.source).unlink()
+        return
+    if op.kind == "create":
+        assert op.temp is not None
+        try:
+            os.link(root / op.temp, target)
+        except FileExistsError:
+            if not op.keep_existing:
+                raise ChangedMeanwhile(op.path, "was created") from None
+            kept.append(op.path)  # the user's file wins; the stub is dropped at cleanup
+        return
+    assert op.backup is not None
+    backup = root / op.backup
+    os.link(target, backup, follow_symlinks=False)
+    if op.old is not None and journal.sha_of(backup) != op.old:
+        raise ChangedMeanwhile(op.path, "was changed")
+    if op.kind == "delete":
+        target.unlink()
+        return
+    assert op.temp is not None
+    os.replace(root / op.temp, target)
+    # An in-place save between the check and the swap lands in the old inode: undo it all.
+    if journal.sha_of(backup) != op.old:
+        raise ChangedMeanwhile(op.path, "was changed")
 
 
-class _Transaction:
-    """The undo journal of one commit."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.created_dirs: list[Path] = []
-        self.temps: list[Path] = []
-        self.backups: list[Path] = []
-        self.undo: list[Callable[[], None]] = []
-        self.current = ""  # the path being staged or changed, for the error message
-
-    def _mkdirs(self, directory: Path) -> None:
-        missing: list[Path] = []
-        while not directory.exists():
-            missing.append(directory)
-            directory = directory.parent
-        for folder in reversed(missing):
-            self.created_dirs.append(folder)  # first: an interrupted mkdir is still undone
-            folder.mkdir()
-
-    def stage(self, steps: Sequence[Step]) -> dict[int, Path]:
-        staged: dict[int, Path] = {}
-        for index, step in enumerate(steps):
-            if step.kind != "write":
-                continue
-            assert step.content is not None
-            self.current = step.path
-            target = self.root / step.path
-            self._mkdirs(target.parent)
-            temp = _sibling(target, "tmp")
-            self.temps.append(temp)
-            _write_new(temp, step.content)
-            if target.exists():
-                shutil.copymode(target, temp)
-            staged[index] = temp
-        return staged
-
-    def _backup(self, target: Path) -> Path:
-        backup = _sibling(target, "backup")
-        self.backups.append(backup)  # first: a half-written copy is still cleaned up
-        shutil.copy2(target, backup)
-        return backup
-
-    # Each change registers its undo *before* acting, and every undo also works when the change
-    # never happened: a KeyboardInterrupt can land between any two bytecodes.
-
-    def write(self, step: Step, temp: Path) -> None:
-        target = self.root / step.path
-        if target.exists():
-            backup = self._backup(target)
-            self.undo.append(lambda: os.replace(backup, target))
-        else:
-            self.undo.append(lambda: target.unlink(missing_ok=True))
-        os.replace(temp, target)
-
-    def delete(self, step: Step) -> None:
-        target = self.root / step.path
-        backup = _sibling(target, "backup")
-        self.backups.append(backup)
-        self.undo.append(lambda: _move_back(backup, target))
-        os.replace(target, backup)
-
-    def move(self, step: Step) -> None:
-        assert step.source is not None
-        source, target = self.root / step.source, self.root / step.path
-        if target.exists():
-            raise McpgenError(f"cannot move {step.source} to {step.path}: the target exists")
-        self._mkdirs(target.parent)
-        self.undo.append(lambda: _move_back(target, source))
-        os.rename(source, target)
-
-    def rollback(self) -> list[str]:
-        problems: list[str] = []
-        for undo in reversed(self.undo):
-            try:
-                undo()
-            except OSError as exc:  # keep going: restore as much as possible
-                problems.append(str(exc))
-        # A backup is the only copy of an original that could not be put back: keep those.
-        self.cleanup(keep_backups=bool(problems))
-        for folder in reversed(self.created_dirs):
-            with contextlib.suppress(OSError):
-                folder.rmdir()  # only if empty: never removes anything the user put there
-        return problems
-
-    def cleanup(self, *, keep_backups: bool = False) -> None:
-        for leftover in self.temps if keep_backups else (*self.temps, *self.backups):
-            with contextlib.suppress(OSError):  # a hidden leftover must not fail a done commit
-                leftover.unlink()
+def _delay() -> None:
+    try:
+        seconds = float(os.environ.get(DELAY_ENV, "0"))
+    except ValueError:
+        return
+    if seconds > 0:
+        time.sleep(seconds)
 
 
-def _apply(txn: _Transaction, steps: Sequence[Step], hook: StepHook | None) -> None:
-    staged = txn.stage(steps)
-    for index, step in enumerate(steps):
-        if hook is not None:
-            hook(index, step)
-        txn.current = step.path
-        if step.kind == "write":
-            txn.write(step, staged[index])
-        elif step.kind == "delete":
-            txn.delete(step)
-        else:
-            txn.move(step)
+_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_BLOCKED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """Turn SIGTERM and SIGHUP into an exception (like SIGINT) while the commit runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, _frame: object) -> None:
+        raise Signalled(signum)
+
+    previous = {number: signal.signal(number, interrupt) for number in _SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+@contextmanager
+def _signals_blocked() -> Iterator[None]:
+    # Undoing or cleaning up must not itself be interrupted by a second Ctrl-C.
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _BLOCKED)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _describe(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -> None:
+def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -> CommitResult:
     """Apply every step or none of them.
 
     After a rollback, an OS error (permissions, a file where a folder is needed, a full disk)
-    becomes a McpgenError naming the file; anything else (KeyboardInterrupt, a bug, a test's
-    injected exception) is re-raised as it is.
+    becomes a McpgenError naming the file; SIGTERM/SIGHUP become a McpgenError saying
+    everything was undone; anything else (KeyboardInterrupt, a bug, a test's injected
+    exception) is re-raised as it is.
     """
+    if not steps:
+        return CommitResult()
     hook = hook if hook is not None else step_hook
-    txn = _Transaction(root)
+    if (root / journal.JOURNAL_PATH).exists():  # never overwrite the record of a killed run
+        raise McpgenError(
+            f"{journal.JOURNAL_PATH} records an interrupted write; run `mcpgen generate` "
+            "to finish or undo it first"
+        )
+    planned = _plan(root, steps)
+    kept: list[str] = []
+    current = steps[0].path
     try:
-        _apply(txn, steps, hook)
+        with _signals_interrupt():
+            (root / journal.JOURNAL_PATH).parent.mkdir(exist_ok=True)
+            journal.save(root, planned.journal)
+            for folder in planned.journal.dirs:
+                (root / folder).mkdir(exist_ok=True)
+            for index, content in planned.contents.items():
+                op = planned.journal.ops[index]
+                current = op.path
+                assert op.temp is not None
+                _stage(root, op.temp, content, root / op.path)
+            hooked: set[int] = set()
+            for index, op in enumerate(planned.journal.ops):
+                step_index = planned.origin[index]
+                current = steps[step_index].path
+                if step_index not in hooked:
+                    hooked.add(step_index)
+                    if hook is not None:
+                        hook(step_index, steps[step_index])
+                _delay()
+                _do(root, op, kept)
+            with _signals_blocked():
+                for changed in {(root / op.path).parent for op in planned.journal.ops}:
+                    fsync_directory(changed)
+                journal.save(root, Journal(planned.journal.ops, planned.journal.dirs, True))
     except BaseException as exc:
-        problems = txn.rollback()
-        if problems:
-            kept = ", ".join(str(b) for b in txn.backups)
-            raise McpgenError(
-                "writing failed and could not be fully undone: "
-                + "; ".join(problems)
-                + (f". Original contents are kept in: {kept}" if kept else "")
-            ) from None
-        if isinstance(exc, OSError):
-            raise McpgenError(
-                f"cannot write {txn.current}: {_describe(exc)}; nothing was changed"
-            ) from None
+        with _signals_blocked():
+            problems = journal.rollback(root, planned.journal)
+            if not problems:
+                journal.remove(root)
+                journal.remove_dirs(root, planned.journal)
+        _raise_after_rollback(exc, problems, current)
         raise
-    txn.cleanup()
+    try:
+        with _signals_blocked():  # done: from here on a signal waits for the cleanup
+            _delay()  # done but not cleaned up: the last window a crash test aims at
+            backups = journal.finish(root, planned.journal)
+            journal.remove(root)
+    except KeyboardInterrupt:  # Ctrl-C that waited: report it, but nothing is undone
+        raise McpgenError(
+            "interrupted after every change was written: the project is up to date",
+            exit_code=130,
+        ) from None
+    return CommitResult(tuple(kept), tuple(backups))
+
+
+def _raise_after_rollback(exc: BaseException, problems: list[str], current: str) -> None:
+    if problems:
+        raise McpgenError(
+            "writing failed and could not be fully undone: " + "; ".join(problems)
+        ) from None
+    if isinstance(exc, Signalled):
+        raise McpgenError(
+            f"interrupted by {exc}; every change was undone, nothing was written",
+            exit_code=128 + exc.signum,
+        ) from None
+    if isinstance(exc, McpgenError):
+        return
+    if isinstance(exc, OSError):
+        raise McpgenError(
+            f"cannot write {current}: {_describe(exc)}; nothing was changed"
+        ) from None

@@ -35,7 +35,10 @@ def every_kind_of_step(run: Run) -> None:
     state = json.loads((root / STATE_PATH).read_text())
     state["files"][LEGACY] = sha256_hex(b"# generated long ago\n")
     (root / STATE_PATH).write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
-    run.edit_manifest("- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts")
+    run.edit_manifest(
+        "- name: get_alerts",
+        "- name: list_alerts\n    renamed_from: get_alerts\n    python_name: list_alerts",
+    )
     run.edit_manifest("tools:\n", "tools:\n  - name: ping\n    input_schema: {type: object}\n")
 
 
@@ -78,18 +81,19 @@ def _fail_nth_rename(monkeypatch: pytest.MonkeyPatch, nth: int) -> None:
     # the moment a target changes; a real file-in-the-way error is in test_transaction.py.
     calls = 0
 
-    def failing(real: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
-        def rename(source: Path, target: Path) -> None:
+    def failing(real: Callable[..., None]) -> Callable[..., None]:
+        def change(source: Path, target: Path, **options: bool) -> None:
             nonlocal calls
             calls += 1
             if calls == nth:
                 raise PermissionError(13, "Permission denied", str(target))
-            real(source, target)
+            real(source, target, **options)
 
-        return rename
+        return change
 
+    # Every change of a target is a link (new files, backups, moves) or a replace.
     monkeypatch.setattr(transaction.os, "replace", failing(os.replace))
-    monkeypatch.setattr(transaction.os, "rename", failing(os.rename))
+    monkeypatch.setattr(transaction.os, "link", failing(os.link))
 
 
 @pytest.mark.parametrize("nth", [1, 4, 8])

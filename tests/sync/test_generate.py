@@ -52,10 +52,31 @@ def test_remove_tool_keeps_handler_and_reports_orphan_every_run(project: Run) ->
     assert "Orphaned user test: tests/test_get_alerts.py" in project.printed
 
 
+def test_rename_keeps_the_python_name_so_nothing_moves(project: Run) -> None:
+    (project.root / HANDLERS / "get_alerts.py").write_text(MY_HANDLER)
+    project.edit_manifest("- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts")
+    report = project()
+    (rename,) = report.summary.renamed
+    assert (rename.old, rename.new, rename.moves) == ("get_alerts", "list_alerts", ())
+    assert rename.new_python_name == "get_alerts"
+    assert (project.root / HANDLERS / "get_alerts.py").read_text() == MY_HANDLER
+    assert "keeps its Python name `get_alerts` (stable names)" in project.printed
+    assert "BREAKS" not in project.printed and report.orphans == ()
+    assert '"list_alerts"' in (project.root / "src/demo/_generated/tools.py").read_text()
+    assert project().up_to_date, "the kept name is recorded: the next run is a no-op"
+    # Writing the python_name out is the explicit way to move to the new name.
+    project.edit_manifest("renamed_from: get_alerts", "python_name: list_alerts")
+    report = project()
+    assert (project.root / HANDLERS / "list_alerts.py").read_text() == MY_HANDLER
+
+
 def test_rename_moves_handler_and_user_test_untouched(project: Run) -> None:
     (project.root / HANDLERS / "get_alerts.py").write_text(MY_HANDLER)
     user_test = (project.root / "tests/test_get_alerts.py").read_bytes()
-    project.edit_manifest("- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts")
+    project.edit_manifest(
+        "- name: get_alerts",
+        "- name: list_alerts\n    renamed_from: get_alerts\n    python_name: list_alerts",
+    )
     report = project()
     assert [(r.old, r.new) for r in report.summary.renamed] == [("get_alerts", "list_alerts")]
     assert (project.root / HANDLERS / "list_alerts.py").read_text() == MY_HANDLER

@@ -88,9 +88,22 @@ def test_remove_a_tool(venv: ProjectVenv, project: Path) -> None:
     assert_tests_pass(venv, project)
 
 
-def test_rename_a_tool(venv: ProjectVenv, project: Path) -> None:
-    user_test = (project / "tests/test_get_alerts.py").read_text()
+def test_rename_a_tool_keeps_the_server_importable(venv: ProjectVenv, project: Path) -> None:
     edit(project, "- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts")
+    done = generate(project)
+    assert "keeps its Python name `get_alerts`" in done.stderr
+    assert (project / ALERTS).read_text() == my_handler(project)
+    assert "All 2 handlers match" in run_mcpgen("check", str(project)).stderr
+    assert_tests_pass(venv, project)
+
+
+def test_rename_a_tool_and_its_python_name(venv: ProjectVenv, project: Path) -> None:
+    user_test = (project / "tests/test_get_alerts.py").read_text()
+    edit(
+        project,
+        "- name: get_alerts",
+        "- name: list_alerts\n    renamed_from: get_alerts\n    python_name: list_alerts",
+    )
     done = generate(project)
     assert f"moves {ALERTS} → {HANDLERS}/list_alerts.py" in done.stderr
     assert (project / HANDLERS / "list_alerts.py").read_text() == my_handler(project)

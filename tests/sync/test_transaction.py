@@ -78,34 +78,38 @@ def test_crash_before_any_step_leaves_tree_unchanged(
     assert snapshot_tree(tmp_path) == before  # temps, backups and new folders are gone too
 
 
-# Two moves (os.rename), then one os.replace per write and delete step.
-RENAMES_AND_REPLACES = 7
+# Every call that changes a target: the journal, two links per move, one link per new file,
+# a link and a replace per update, a link per delete, the state file's link and replace, and
+# the journal marked done.
+LINKS_AND_REPLACES = 12
 
 
-@pytest.mark.parametrize("failing_call", range(RENAMES_AND_REPLACES))
+@pytest.mark.parametrize("failing_call", range(LINKS_AND_REPLACES))
 def test_os_error_in_the_middle_is_rolled_back_and_reported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing_call: int
 ) -> None:
     # Root ignores permission bits, so the EACCES of a read-only folder is simulated on the
-    # Nth rename that changes a target; the rollback's own renames then succeed.
+    # Nth link or replace that changes a target; the rollback's own calls then succeed.
     _setup(tmp_path)
     before = snapshot_tree(tmp_path)
     calls: list[str] = []
 
-    def failing(real: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
-        def rename(source: Path, target: Path) -> None:
+    def failing(real: Callable[..., None]) -> Callable[..., None]:
+        def change(source: Path, target: Path, **options: bool) -> None:
             calls.append(str(target))
             if len(calls) == failing_call + 1:
                 raise PermissionError(13, "Permission denied", str(target))
-            real(source, target)
+            real(source, target, **options)
 
-        return rename
+        return change
 
     monkeypatch.setattr(transaction.os, "replace", failing(os.replace))
-    monkeypatch.setattr(transaction.os, "rename", failing(os.rename))
+    monkeypatch.setattr(transaction.os, "link", failing(os.link))
     with pytest.raises(McpgenError, match=r"cannot write \S+: Permission denied; nothing was"):
         commit(tmp_path, _steps())
+    monkeypatch.undo()
     assert snapshot_tree(tmp_path) == before
+    assert len(calls) > failing_call, "the failure was injected"
 
 
 def test_module_level_hook_and_keyboard_interrupt(
