@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.write.journal import JOURNAL_PATH
 from mcpgen.write.transaction import DELAY_ENV
 
@@ -102,8 +103,9 @@ def user_files(tree: Tree) -> dict[str, bytes]:
 def mark_user_files(root: Path) -> None:
     """Edit every handler and user test as a user would (append a line)."""
     for path in [*root.glob("src/*/handlers/*.py"), *root.glob("tests/test_*.py")]:
-        if path.name not in ("test_contract.py", "__init__.py"):
-            path.write_bytes(path.read_bytes() + USER_MARK.encode())
+        data = path.read_bytes()
+        if path.name != "__init__.py" and not data.startswith(GENERATED_HEADER.encode()):
+            path.write_bytes(data + USER_MARK.encode())
 
 
 def copy_project(source: Path, target: Path) -> Path:
