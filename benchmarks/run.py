@@ -287,14 +287,14 @@ def table(f: dict[str, Any]) -> str:
         f["stdio200"],
         {k: v for k, v in STDIO_TARGETS.items() if k in ("cold_ms", "rss_mb")},
     )
-    for mode, results in f["http"].items():
+    for mode, measured in f["http"].items():
         lines.append("")
-        if "generated" not in results:
+        results = {"generated": {}, **measured}
+        if not measured.get("generated"):
             lines.append(
                 f"SERVER, HTTP {mode}: the generated server has no flag for this mode yet; "
                 "references only"
             )
-            results = {**results, "generated": {}}
         lines += _server_table(
             f"SERVER, Streamable HTTP, {mode} (httpx2 client; {s['http_rounds']} rounds of "
             f"{s['http_calls']} sequential + {s['http_piped']} at 32 in flight)",
