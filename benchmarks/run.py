@@ -249,7 +249,7 @@ def _server_table(
         if key in targets:
             versus, op, bound = targets[key]
             other = results.get(versus, {}).get(key)
-            if other is None:
+            if gen is None or other is None:
                 line += f"  gen/{versus[:3]} {op} {bound:g}: not measured"
             else:
                 ratio = _ratio(gen, other)[0]
@@ -304,12 +304,26 @@ def table(f: dict[str, Any]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
+def _from_json(path: Path) -> dict[str, Any]:
+    figures: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    for key in ("generate", "cli"):
+        figures[key] = {int(n): v for n, v in figures[key].items()}
+    figures["settings"]["gen_reps"] = {
+        int(n): v for n, v in figures["settings"]["gen_reps"].items()
+    }
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions (< 3 min)")
     parser.add_argument("--out", type=Path, help="also write the table to FILE")
     parser.add_argument("--json", type=Path, help="also write the raw figures as JSON to FILE")
+    parser.add_argument("--from-json", type=Path, help="print the table of a saved --json run")
     args = parser.parse_args()
+    if args.from_json:
+        print(table(_from_json(args.from_json)))
+        return
     try:
         import mcpgen  # noqa: F401
     except ImportError as exc:
@@ -317,12 +331,12 @@ def main() -> None:
             f"run this with an interpreter that has mcpgen's dependencies: {exc}"
         ) from None
     figures = measure(args.quick)
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2, default=str) + "\n", encoding="utf-8")
     text = table(figures)
     print(text)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=2, default=str) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
