@@ -269,6 +269,7 @@ async def _write_loop(
     answers: MemoryObjectReceiveStream[SessionMessage], output: _Output, pending: _Pending
 ) -> None:
     """Write answers as they come; all those queued meanwhile go out in one write."""
+    encoder = Encoder()
     broken = False
     async with answers:
         async for first in answers:
@@ -278,7 +279,7 @@ async def _write_loop(
                     batch.append(answers.receive_nowait())
                 except (anyio.WouldBlock, anyio.EndOfStream):
                     break
-            data = b"".join(encode(item.message) for item in batch)
+            data = b"".join(encoder.encode(item.message) for item in batch)
             for item in batch:
                 if isinstance(item.message, (JSONRPCResponse, JSONRPCError)):
                     pending.discard(item.message.id)
@@ -289,6 +290,47 @@ async def _write_loop(
             except OSError as exc:
                 logger.warning("stdout closed: answers are dropped from now on (%s)", exc)
                 broken = True
+
+
+class Encoder:
+    """`encode`, with the tool list of a tools/list answer serialised once.
+
+    The dispatcher answers every tools/list with the same list object, never changed, so its
+    JSON is kept by identity and only the envelope around it is encoded per answer.
+    """
+
+    def __init__(self) -> None:
+        self._tools: object = None
+        self._tools_json = b""
+
+    def encode(self, message: Any) -> bytes:
+        result = getattr(message, "result", None)
+        if not isinstance(message, JSONRPCResponse) or not isinstance(result, dict):
+            return encode(message)
+        tools = result.get("tools")
+        if not isinstance(tools, list):
+            return encode(message)
+        try:
+            if tools is not self._tools:
+                self._tools, self._tools_json = tools, encode_json(tools)
+            rest = encode_json({key: value for key, value in result.items() if key != "tools"})
+            head = b'{"jsonrpc":"2.0","id":' + encode_json(message.id) + b',"result":'
+        except (TypeError, ValueError):  # not plain JSON data: the general path
+            self._tools = None
+            return encode(message)
+        return (
+            head
+            + rest[:-1]
+            + (b"," if len(rest) > 2 else b"")
+            + b'"tools":'
+            + (self._tools_json + b"}}\n")
+        )
+
+
+def encode_json(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8", "backslashreplace"
+    )
 
 
 def encode(message: Any) -> bytes:

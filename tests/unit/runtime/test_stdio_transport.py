@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.serve import build_server
-from mcpgen.runtime.stdio_transport import encode, serve_fds
+from mcpgen.runtime.stdio_transport import Encoder, encode, serve_fds
 from tests.unit.runtime.tiny_tools import INFO, TOOLS
 
 INITIALIZE = {
@@ -223,3 +223,23 @@ def test_a_burst_larger_than_a_pipe_is_answered_without_loss(count: int) -> None
     answered = by_id(answers)
     for i in range(count):
         assert answered[i]["result"]["content"][0]["text"] == text
+
+
+@pytest.mark.parametrize("extra", [{}, {"nextCursor": "2", "_meta": {"k": "é"}}])
+def test_the_tool_list_is_encoded_once_and_the_answer_is_unchanged(extra: dict[str, Any]) -> None:
+    tools = [spec.definition for spec in TOOLS]
+    encoder = Encoder()
+    for request_id in (1, "two"):
+        answer = JSONRPCResponse(jsonrpc="2.0", id=request_id, result={"tools": tools, **extra})
+        assert json.loads(encoder.encode(answer)) == json.loads(encode(answer))
+    other = [{"name": "other", "inputSchema": {"type": "object"}}]
+    answer = JSONRPCResponse(jsonrpc="2.0", id=3, result={"tools": other})
+    assert json.loads(encoder.encode(answer))["result"]["tools"] == other
+
+
+def test_tools_list_over_the_pipe_is_the_published_list_each_time() -> None:
+    lists = [{"jsonrpc": "2.0", "id": i, "method": "tools/list"} for i in range(3)]
+    answers, _ = serve(_lines(INITIALIZE, INITIALIZED, *lists))
+    answered = by_id(answers)
+    for i in range(3):
+        assert answered[i]["result"]["tools"] == [spec.definition for spec in SERVER_TOOLS]
