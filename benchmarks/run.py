@@ -45,25 +45,25 @@ def _settings(quick: bool) -> dict[str, Any]:
     if quick:
         return {
             "gen_reps": {20: 2, 150: 1},
-            "cli_reps": 3,
-            "cold_reps": 3,
-            "rounds": 3,
+            "cli_reps": 2,
+            "cold_reps": 2,
+            "rounds": 2,
             "calls": 100,
             "piped": 300,
-            "http_rounds": 2,
-            "http_calls": 40,
-            "http_piped": 160,
+            "http_rounds": 1,
+            "http_calls": 20,
+            "http_piped": 80,
         }
     return {
         "gen_reps": {20: 5, 150: 4},
         "cli_reps": 7,
-        "cold_reps": 10,
+        "cold_reps": 8,
         "rounds": 8,
         "calls": 300,
         "piped": 1000,
-        "http_rounds": 4,
-        "http_calls": 150,
-        "http_piped": 600,
+        "http_rounds": 3,
+        "http_calls": 60,
+        "http_piped": 240,
     }
 
 
