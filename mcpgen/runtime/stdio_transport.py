@@ -170,7 +170,7 @@ async def _chunks(fd: int) -> AsyncIterator[bytes]:
     """What `fd` delivers, as it comes, until end of file."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=CHUNK)
-    was_blocking = os.get_blocking(fd)
+    was_blocking = _blocking(fd)
     try:
         transport, _ = await loop.connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0, closefd=False)
@@ -186,8 +186,20 @@ async def _chunks(fd: int) -> AsyncIterator[bytes]:
             yield chunk
     finally:
         transport.close()
+        _restore_blocking(fd, was_blocking)  # the descriptor may be shared (a terminal)
+
+
+def _blocking(fd: int) -> bool | None:
+    try:
+        return os.get_blocking(fd)
+    except (OSError, AttributeError):  # Windows before Python 3.12 has no get_blocking
+        return None
+
+
+def _restore_blocking(fd: int, was_blocking: bool | None) -> None:
+    if was_blocking is not None:
         with contextlib.suppress(OSError):
-            os.set_blocking(fd, was_blocking)  # the descriptor may be shared (a terminal)
+            os.set_blocking(fd, was_blocking)
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -222,7 +234,11 @@ class _Output:
     (a regular file, which never makes a writer wait long)."""
 
     def __init__(
-        self, fd: int, transport: asyncio.WriteTransport | None, flow: _Flow, was_blocking: bool
+        self,
+        fd: int,
+        transport: asyncio.WriteTransport | None,
+        flow: _Flow,
+        was_blocking: bool | None,
     ) -> None:
         self._fd = fd
         self._transport = transport
@@ -232,7 +248,7 @@ class _Output:
     @classmethod
     async def open(cls, fd: int) -> _Output:
         flow = _Flow()
-        was_blocking = os.get_blocking(fd)
+        was_blocking = _blocking(fd)
         loop = asyncio.get_running_loop()
         try:
             transport, _ = await loop.connect_write_pipe(
@@ -261,8 +277,7 @@ class _Output:
             self._transport.close()  # flushes what is buffered, then lets go of the pipe
             with contextlib.suppress(BrokenPipeError):
                 await self._flow.drain()
-            with contextlib.suppress(OSError):
-                os.set_blocking(self._fd, self._was_blocking)
+            _restore_blocking(self._fd, self._was_blocking)
 
 
 async def _write_loop(
