@@ -210,3 +210,32 @@ def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
             if done.returncode != 0:
                 raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr.decode()}")
     return {k: statistics.median(v) for k, v in times.items()}
+
+
+def bench_cli_startup(reps: int) -> dict[str, list[float]]:
+    """Wall seconds of `mcpgen --help`, `mcpgen validate` (the weather example) and a bare
+    one-command Typer app's `--help`, as subprocesses, interleaved, after one warm-up."""
+    commands = {
+        "mcpgen_help": [sys.executable, "-m", "mcpgen", "--help"],
+        "mcpgen_validate": [
+            sys.executable,
+            "-m",
+            "mcpgen",
+            "validate",
+            str(REPO / "examples" / "weather" / "mcpgen.yaml"),
+        ],
+        "typer_help": [sys.executable, str(REPO / "benchmarks" / "bare_typer.py"), "--help"],
+        "python_floor": [sys.executable, "-c", "pass"],
+    }
+    names = list(commands)
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for i in range(reps + 1):
+        shift = i % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            done = subprocess.run(commands[name], cwd=REPO, capture_output=True, check=False)
+            if i:
+                times[name].append(time.perf_counter() - start)
+            if done.returncode != 0:
+                raise SystemExit(f"{' '.join(commands[name])} failed:\n{done.stderr.decode()}")
+    return times

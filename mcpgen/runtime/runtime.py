@@ -6,6 +6,7 @@ handler sees them; results are checked against the output schema before they lea
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import logging
@@ -94,13 +95,20 @@ def _without_nulls(value: Any) -> Any:
 
 
 class CompiledTool:
-    """A ToolSpec with its schemas compiled once, at import."""
+    """A ToolSpec with its schemas compiled once, on the tool's first call: a server with
+    many tools starts without compiling the validators of tools it is never asked for."""
 
     def __init__(self, spec: ToolSpec[Any]) -> None:
         self.spec = spec
-        self.input_check = SchemaCheck(spec.definition["inputSchema"])
-        output_schema = spec.definition.get("outputSchema")
-        self.output_check = None if output_schema is None else SchemaCheck(output_schema)
+
+    @functools.cached_property
+    def input_check(self) -> SchemaCheck:
+        return SchemaCheck(self.spec.definition["inputSchema"])
+
+    @functools.cached_property
+    def output_check(self) -> SchemaCheck | None:
+        output_schema = self.spec.definition.get("outputSchema")
+        return None if output_schema is None else SchemaCheck(output_schema)
 
     async def invoke(self, model: BaseModel) -> HandlerResult:
         """Run the handler (a sync one in a worker thread), within the tool's timeout."""

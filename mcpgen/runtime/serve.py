@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-from mcp.server import Server
-from mcp.server.stdio import stdio_server
+from mcp.server.lowlevel.server import Server
 
 from .runtime import Dispatcher
-from .stdio import UnreadableLinesAnswered
+from .stdio_transport import claimed_stdio, serve_fds
 
 
 @dataclass(frozen=True)
@@ -54,9 +53,8 @@ def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
 async def serve_stdio(info: ServerInfo, dispatcher: Dispatcher) -> None:
     """Serve newline-delimited JSON-RPC on stdin/stdout until stdin closes."""
     server = build_server(info, dispatcher)
-    async with stdio_server() as (read_stream, write_stream):
-        answering = UnreadableLinesAnswered(read_stream, write_stream)
-        await server.run(answering, write_stream, server.create_initialization_options())
+    with claimed_stdio() as (read_fd, write_fd):
+        await serve_fds(server, read_fd, write_fd)
 
 
 def serve_http(info: ServerInfo, dispatcher: Dispatcher, host: str, port: int, path: str) -> None:

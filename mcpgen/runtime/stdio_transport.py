@@ -1,0 +1,367 @@
+"""The stdio byte pump: newline-delimited JSON-RPC between two file descriptors and `Server`.
+
+The SDK's own stdio transport hands every read, write and flush to a worker thread. This one
+reads and writes the pipes on the event loop (asyncio pipe transports), parses every line a
+read brought at once, and writes all the answers queued meanwhile in one write. The SDK still
+does the protocol: it receives parsed messages and sends answers through memory streams, and
+handles pipelined requests concurrently, one task each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.server.lowlevel.server import Server
+from mcp.shared.message import SessionMessage
+from mcp.types import (
+    INTERNAL_ERROR,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    RequestId,
+    jsonrpc_message_adapter,
+)
+
+from .stdio import error_for
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 1 << 16
+# Messages the pump may hold for the server, and answers for the writer, before it waits.
+QUEUE = 64
+# After stdin closes, how long calls still running may take to be answered before the SDK
+# cancels them (it then answers "Connection closed").
+DRAIN_SECONDS = 30.0
+
+Inbound = SessionMessage | Exception
+
+
+@contextlib.contextmanager
+def claimed_stdio() -> Iterator[tuple[int, int]]:
+    """Private copies of fd 0 and fd 1 for the protocol, for the duration.
+
+    Meanwhile fd 0 reads the null device and fd 1 (and `sys.stdout`) writes to stderr, so a
+    handler's `print`, a C library or a child process cannot corrupt the protocol stream.
+    """
+    sys.stdout.flush()
+    read_fd, write_fd = os.dup(0), os.dup(1)  # not inherited by children (PEP 446)
+    saved_stdout = sys.stdout
+    try:
+        _point(0, os.open(os.devnull, os.O_RDONLY))
+        try:
+            os.dup2(2, 1)
+        except OSError:  # no stderr: stray output is dropped instead
+            _point(1, os.open(os.devnull, os.O_WRONLY))
+        sys.stdout = sys.stderr
+        yield read_fd, write_fd
+    finally:
+        sys.stdout = saved_stdout
+        for fd, private in ((0, read_fd), (1, write_fd)):
+            with contextlib.suppress(OSError):
+                os.dup2(private, fd)
+            os.close(private)
+
+
+def _point(fd: int, target: int) -> None:
+    os.dup2(target, fd)
+    os.close(target)
+
+
+async def serve_fds(server: Server[Any], read_fd: int, write_fd: int) -> None:
+    """Serve one connection reading `read_fd` and writing `write_fd` until the input ends.
+
+    When the input ends, calls still running are answered (for up to `DRAIN_SECONDS`) before
+    the server stops. Neither descriptor is closed.
+    """
+    to_server, server_reads = anyio.create_memory_object_stream[Inbound](QUEUE)
+    server_writes, to_writer = anyio.create_memory_object_stream[SessionMessage](QUEUE)
+    pending = _Pending()
+    async with await _Output.open(write_fd) as output, anyio.create_task_group() as tasks:
+        tasks.start_soon(_write_loop, to_writer, output, pending)
+        reading = anyio.CancelScope()
+        tasks.start_soon(_read_loop, reading, read_fd, to_server, server_writes.clone(), pending)
+        await server.run(server_reads, server_writes, server.create_initialization_options())
+        reading.cancel()  # in case the server stopped before the input ended
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+class _Pending:
+    """Ids of the requests the server has not answered yet."""
+
+    def __init__(self) -> None:
+        self._ids: set[RequestId] = set()
+        self._none_left = anyio.Event()
+        self._none_left.set()
+
+    def add(self, request_id: RequestId) -> None:
+        if not self._ids:
+            self._none_left = anyio.Event()
+        self._ids.add(request_id)
+
+    def discard(self, request_id: object) -> None:
+        if request_id in self._ids:
+            self._ids.discard(request_id)
+            if not self._ids:
+                self._none_left.set()
+
+    async def answered(self) -> None:
+        await self._none_left.wait()
+
+
+async def _read_loop(
+    scope: anyio.CancelScope,
+    fd: int,
+    to_server: MemoryObjectSendStream[Inbound],
+    to_writer: MemoryObjectSendStream[SessionMessage],
+    pending: _Pending,
+) -> None:
+    async with to_server, to_writer:
+        with scope:
+            buffer = bytearray()
+            async for chunk in _chunks(fd):
+                buffer += chunk
+                end = buffer.rfind(b"\n")
+                if end < 0:
+                    continue
+                lines = bytes(buffer[:end]).split(b"\n")
+                del buffer[: end + 1]
+                for line in lines:
+                    await _accept(line, to_server, to_writer, pending)
+            await _accept(bytes(buffer), to_server, to_writer, pending)  # a last unended line
+            with anyio.move_on_after(DRAIN_SECONDS):
+                await pending.answered()
+
+
+async def _accept(
+    line: bytes,
+    to_server: MemoryObjectSendStream[Inbound],
+    to_writer: MemoryObjectSendStream[SessionMessage],
+    pending: _Pending,
+) -> None:
+    if not line.strip():
+        return
+    try:
+        message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
+        await to_writer.send(SessionMessage(error_for(exc)))
+        return
+    if isinstance(message, JSONRPCRequest):
+        pending.add(message.id)
+    elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
+        # A cancelled request is never answered: do not wait for it at the end.
+        pending.discard((message.params or {}).get("requestId"))
+    await to_server.send(SessionMessage(message))
+
+
+async def _chunks(fd: int) -> AsyncIterator[bytes]:
+    """What `fd` delivers, as it comes, until end of file."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=CHUNK)
+    was_blocking = _blocking(fd)
+    try:
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0, closefd=False)
+        )
+    except (ValueError, OSError, NotImplementedError):
+        # A regular file (e.g. `< requests.jsonl`), or a loop without pipe support: one
+        # worker-thread read per chunk, not per message.
+        while chunk := await anyio.to_thread.run_sync(os.read, fd, CHUNK):
+            yield chunk
+        return
+    try:
+        while chunk := await reader.read(CHUNK):
+            yield chunk
+    finally:
+        transport.close()
+        _restore_blocking(fd, was_blocking)  # the descriptor may be shared (a terminal)
+
+
+def _blocking(fd: int) -> bool | None:
+    try:
+        return os.get_blocking(fd)
+    except (OSError, AttributeError):  # Windows before Python 3.12 has no get_blocking
+        return None
+
+
+def _restore_blocking(fd: int, was_blocking: bool | None) -> None:
+    if was_blocking is not None:
+        with contextlib.suppress(OSError):
+            os.set_blocking(fd, was_blocking)
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+class _Flow(asyncio.Protocol):
+    """Write flow control for an asyncio pipe transport."""
+
+    def __init__(self) -> None:
+        self._writable = asyncio.Event()
+        self._writable.set()
+        self.lost = False
+
+    def pause_writing(self) -> None:
+        self._writable.clear()
+
+    def resume_writing(self) -> None:
+        self._writable.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        self._writable.set()
+
+    async def drain(self) -> None:
+        await self._writable.wait()
+        if self.lost:
+            raise BrokenPipeError("the reader of the output went away")
+
+
+class _Output:
+    """`fd` as an awaitable byte sink: an asyncio pipe transport, else plain blocking writes
+    (a regular file, which never makes a writer wait long)."""
+
+    def __init__(
+        self,
+        fd: int,
+        transport: asyncio.WriteTransport | None,
+        flow: _Flow,
+        was_blocking: bool | None,
+    ) -> None:
+        self._fd = fd
+        self._transport = transport
+        self._flow = flow
+        self._was_blocking = was_blocking
+
+    @classmethod
+    async def open(cls, fd: int) -> _Output:
+        flow = _Flow()
+        was_blocking = _blocking(fd)
+        loop = asyncio.get_running_loop()
+        try:
+            transport, _ = await loop.connect_write_pipe(
+                lambda: flow, os.fdopen(fd, "wb", 0, closefd=False)
+            )
+        except (ValueError, OSError, NotImplementedError):
+            return cls(fd, None, flow, was_blocking)
+        return cls(fd, transport, flow, was_blocking)
+
+    async def write(self, data: bytes) -> None:
+        if self._transport is None:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view) :]
+            return
+        if self._flow.lost:
+            raise BrokenPipeError("the reader of the output went away")
+        self._transport.write(data)
+        await self._flow.drain()
+
+    async def __aenter__(self) -> _Output:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._transport is not None:
+            self._transport.close()  # flushes what is buffered, then lets go of the pipe
+            with contextlib.suppress(BrokenPipeError):
+                await self._flow.drain()
+            _restore_blocking(self._fd, self._was_blocking)
+
+
+async def _write_loop(
+    answers: MemoryObjectReceiveStream[SessionMessage], output: _Output, pending: _Pending
+) -> None:
+    """Write answers as they come; all those queued meanwhile go out in one write."""
+    encoder = Encoder()
+    broken = False
+    async with answers:
+        async for first in answers:
+            batch = [first]
+            while True:
+                try:
+                    batch.append(answers.receive_nowait())
+                except (anyio.WouldBlock, anyio.EndOfStream):
+                    break
+            data = b"".join(encoder.encode(item.message) for item in batch)
+            for item in batch:
+                if isinstance(item.message, (JSONRPCResponse, JSONRPCError)):
+                    pending.discard(item.message.id)
+            if broken:
+                continue  # keep taking answers, so the server never waits on a dead pipe
+            try:
+                await output.write(data)
+            except OSError as exc:
+                logger.warning("stdout closed: answers are dropped from now on (%s)", exc)
+                broken = True
+
+
+class Encoder:
+    """`encode`, with the tool list of a tools/list answer serialised once.
+
+    The dispatcher answers every tools/list with the same list object, never changed, so its
+    JSON is kept by identity and only the envelope around it is encoded per answer.
+    """
+
+    def __init__(self) -> None:
+        self._tools: object = None
+        self._tools_json = b""
+
+    def encode(self, message: Any) -> bytes:
+        result = getattr(message, "result", None)
+        if not isinstance(message, JSONRPCResponse) or not isinstance(result, dict):
+            return encode(message)
+        tools = result.get("tools")
+        if not isinstance(tools, list):
+            return encode(message)
+        try:
+            if tools is not self._tools:
+                self._tools, self._tools_json = tools, encode_json(tools)
+            rest = encode_json({key: value for key, value in result.items() if key != "tools"})
+            head = b'{"jsonrpc":"2.0","id":' + encode_json(message.id) + b',"result":'
+        except (TypeError, ValueError):  # not plain JSON data: the general path
+            self._tools = None
+            return encode(message)
+        return (
+            head
+            + rest[:-1]
+            + (b"," if len(rest) > 2 else b"")
+            + b'"tools":'
+            + (self._tools_json + b"}}\n")
+        )
+
+
+def encode_json(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8", "backslashreplace"
+    )
+
+
+def encode(message: Any) -> bytes:
+    """One JSON-RPC message as a line of UTF-8 JSON."""
+    try:
+        return jsonrpc_message_adapter.dump_json(message, by_alias=True, exclude_unset=True) + b"\n"
+    except ValueError:
+        pass
+    # A lone surrogate (e.g. from a file name) cannot be UTF-8: JSON escapes it instead.
+    try:
+        data = jsonrpc_message_adapter.dump_python(
+            message, mode="json", by_alias=True, exclude_unset=True
+        )
+        return json.dumps(data, ensure_ascii=True).encode() + b"\n"
+    except ValueError as exc:
+        request_id = getattr(message, "id", None)
+        error = ErrorData(code=INTERNAL_ERROR, message=f"the answer could not be encoded: {exc}")
+        failure = JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+        return jsonrpc_message_adapter.dump_json(failure, by_alias=True) + b"\n"
