@@ -5,63 +5,35 @@ Every host's format is in `shared/host-configs.md`; each module cites its source
 
 from __future__ import annotations
 
-from mcpgen.errors import ExitCode, McpgenError
-from mcpgen.hosts import (
-    claude_code,
-    claude_desktop,
-    cline,
-    codex,
-    continue_dev,
-    copilot_cli,
-    cursor,
-    gemini,
-    goose,
-    kiro,
-    lmstudio,
-    opencode,
-    roo,
-    vscode,
-    windsurf,
-    zed,
-)
-from mcpgen.hosts.base import Host
-from mcpgen.hosts.launch import MachineFacts, gather_facts
-from mcpgen.hosts.limits import HostWarning, host_limit_diagnostics
-from mcpgen.hosts.render import render_host_files
+import importlib
+from typing import TYPE_CHECKING, Any
 
-# Registry order is the order of files in hosts/README.md and of `mcpgen config --help`.
-HOSTS: tuple[Host, ...] = (
-    claude_desktop.HOST,
-    claude_code.HOST,
-    cline.HOST,
-    roo.HOST,
-    cursor.HOST,
-    vscode.HOST,
-    windsurf.HOST,
-    zed.HOST,
-    codex.HOST,
-    gemini.HOST,
-    continue_dev.HOST,
-    goose.HOST,
-    opencode.HOST,
-    lmstudio.HOST,
-    kiro.HOST,
-    copilot_cli.HOST,
-)
+if TYPE_CHECKING:
+    from mcpgen.hosts.base import Host
+    from mcpgen.hosts.launch import MachineFacts, gather_facts
+    from mcpgen.hosts.limits import HostWarning, host_limit_diagnostics
+    from mcpgen.hosts.registry import HOSTS, get_host
+    from mcpgen.hosts.render import render_host_files
+
+# Loaded on first use: importing one host module, or the package for a type, must not load
+# all sixteen hosts and the manifest validator (`mcpgen --help` imports the CLI modules).
+_LAZY = {
+    "HOSTS": "registry",
+    "get_host": "registry",
+    "Host": "base",
+    "MachineFacts": "launch",
+    "gather_facts": "launch",
+    "HostWarning": "limits",
+    "host_limit_diagnostics": "limits",
+    "render_host_files": "render",
+}
 
 
-def _normalise(name: str) -> str:
-    return name.strip().lower().replace("_", "-").replace(" ", "-")
-
-
-def get_host(name: str) -> Host:
-    """The host called `name` (or one of its aliases); a clear error listing the known ones."""
-    wanted = _normalise(name)
-    for host in HOSTS:
-        if wanted == host.key or wanted in (_normalise(a) for a in host.aliases):
-            return host
-    known = ", ".join(h.key for h in HOSTS)
-    raise McpgenError(f"unknown host {name!r}; known hosts: {known}", exit_code=ExitCode.USAGE)
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
 
 
 __all__ = [

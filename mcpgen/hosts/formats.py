@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import tomlkit
-from ruamel.yaml import YAML
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
 
 Format = Literal["json", "jsonc", "toml", "yaml"]
 
@@ -20,11 +20,15 @@ def dump_json(data: Any) -> str:
 
 
 def dump_toml(data: dict[str, Any]) -> str:
+    import tomlkit  # loaded when a TOML host is rendered, not at `mcpgen --help`
+
     return tomlkit.dumps(data)
 
 
 def yaml_engine() -> YAML:
     """Round-trip YAML: keeps comments when editing a user's file, insertion order when writing."""
+    from ruamel.yaml import YAML
+
     yaml = YAML(typ="rt")
     yaml.default_flow_style = False
     yaml.indent(mapping=2, sequence=4, offset=2)

@@ -14,13 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError, has_errors
-from mcpgen.manifest.load import load_yaml
 from mcpgen.manifest.model import Manifest, build_manifest
-from mcpgen.manifest.validate import (
-    manifest_json_schema_text,
-    validate_manifest,
-    with_tool_names,
-)
+
+# The YAML loader and the validators (ruamel, jsonschema, referencing) are imported where they
+# are used: importing `mcpgen.manifest.model` for the `Manifest` type must stay cheap, since
+# every command module does it at start-up (`mcpgen --help` included).
 
 __all__ = [
     "MANIFEST_FILENAME",
@@ -61,6 +59,9 @@ def display_name(path: Path) -> str:
 
 def check_text(text: str, file: str) -> tuple[Manifest | None, list[Diagnostic]]:
     """Load and validate manifest text; the manifest is None when there is any error."""
+    from mcpgen.manifest.load import load_yaml
+    from mcpgen.manifest.validate import validate_manifest, with_tool_names
+
     try:
         loaded = load_yaml(text, file)
         diagnostics = list(loaded.diagnostics)
@@ -117,5 +118,7 @@ def load_manifest(path: Path) -> Manifest:
 
 def manifest_json_schema() -> dict[str, Any]:
     """The manifest's own JSON Schema (2020-12), as `mcpgen schema` prints it."""
+    from mcpgen.manifest.validate import manifest_json_schema_text
+
     schema: dict[str, Any] = json.loads(manifest_json_schema_text())
     return schema
