@@ -6,11 +6,12 @@ handler sees them; results are checked against the output schema before they lea
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeGuard, TypeVar
 
 import anyio
@@ -34,6 +35,9 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
+from .errors import ErrorPolicy, ToolError, shortened
+from .limits import DEFAULT_TIMEOUT, PoolSaturated, Raised, WorkerPool
+from .results import DEFAULT_MAX_RESULT_BYTES, NotJson, error_result, finished, plain_json
 from .validation import SchemaCheck
 
 logger = logging.getLogger(__name__)
@@ -45,6 +49,9 @@ HandlerResult: TypeAlias = (
 Handler: TypeAlias = Callable[[ModelT], HandlerResult | Awaitable[HandlerResult]]
 
 NOT_IMPLEMENTED = "is not implemented yet"
+# An invalid-arguments reply lists at most this many problems, each cut to this length.
+MAX_PROBLEMS = 20
+PROBLEM_LIMIT = 300
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 
 
@@ -67,10 +74,23 @@ class ToolSpec(Generic[ModelT]):
 class HandlerTimedOut(Exception):
     """The handler ran past the tool's `timeout` (not a TimeoutError the handler raised)."""
 
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
 
-def error_result(message: str) -> CallToolResult:
-    """A tool result that tells the model what went wrong; the server keeps serving."""
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+@dataclass
+class CallPolicy:
+    """Server-wide limits and error wording, set from the command line at start-up."""
+
+    errors: ErrorPolicy = field(default_factory=ErrorPolicy)
+    max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES
+    # For tools without their own `timeout`; 0 or None: no limit.
+    default_timeout: float | None = DEFAULT_TIMEOUT
+    workers: WorkerPool = field(default_factory=WorkerPool)
+
+    def timeout_of(self, spec: ToolSpec[Any]) -> float | None:
+        return spec.timeout or self.default_timeout
 
 
 def _to_json(value: object) -> str:
@@ -102,26 +122,28 @@ class CompiledTool:
         output_schema = spec.definition.get("outputSchema")
         self.output_check = None if output_schema is None else SchemaCheck(output_schema)
 
-    async def invoke(self, model: BaseModel) -> HandlerResult:
-        """Run the handler (a sync one in a worker thread), within the tool's timeout."""
-        timeout = self.spec.timeout
-        if not timeout:
-            return await self._run(model)
-        with anyio.move_on_after(timeout):
-            return await self._run(model)
-        raise HandlerTimedOut
+    @property
+    def is_async(self) -> bool:
+        return inspect.iscoroutinefunction(self.spec.handler)
 
-    async def _run(self, model: BaseModel) -> HandlerResult:
+    async def invoke(self, model: BaseModel, timeout: float | None, pool: WorkerPool) -> Any:
+        """Run the handler (a sync one on the worker pool), within `timeout` seconds."""
+        if not timeout:
+            return await self._run(model, pool)
+        with anyio.move_on_after(timeout):
+            return await self._run(model, pool)
+        raise HandlerTimedOut(timeout)
+
+    async def _run(self, model: BaseModel, pool: WorkerPool) -> Any:
         handler: Callable[[BaseModel], Any] = self.spec.handler
-        if inspect.iscoroutinefunction(handler):
+        if self.is_async:
             outcome = await handler(model)
         else:
             # A worker thread keeps a slow sync handler from blocking other requests.
-            outcome = await anyio.to_thread.run_sync(handler, model, abandon_on_cancel=True)
+            outcome = await pool.run(handler, model)
         if inspect.isawaitable(outcome):
             outcome = await outcome
-        result: HandlerResult = outcome
-        return result
+        return outcome
 
     def to_result(self, outcome: HandlerResult) -> CallToolResult:
         """Turn what a handler returned into a tool result, checking the output schema."""
@@ -131,7 +153,7 @@ class CompiledTool:
             return outcome
         if _is_content_list(outcome):
             return self._content_result(outcome)
-        data = self._plain_data(outcome)
+        data = plain_json(self._plain_data(outcome))  # or NotJson
         if self.output_check is not None:
             return self._structured(data, None)
         if data is None:
@@ -181,7 +203,8 @@ class CompiledTool:
 class Dispatcher:
     """Serves tools/list and tools/call for a fixed table of tools."""
 
-    def __init__(self, tools: Sequence[ToolSpec[Any]]) -> None:
+    def __init__(self, tools: Sequence[ToolSpec[Any]], policy: CallPolicy | None = None) -> None:
+        self.policy = policy or CallPolicy()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
         # Plain JSON, built once: tools/list answers with these very objects.
         self._published: list[Any] = json.loads(_to_json([spec.definition for spec in tools]))
@@ -231,30 +254,66 @@ class Dispatcher:
         tool = self._tool(name)
         problems = tool.input_check.problems(arguments)
         if problems:
-            return error_result(
-                f"Invalid arguments for tool {name!r}:\n" + "\n".join(f"- {p}" for p in problems)
-            )
+            # A value is quoted in part only: the reason is what helps, not 10 MB echoed back.
+            lines = "\n".join(f"- {shortened(p, PROBLEM_LIMIT)}" for p in problems[:MAX_PROBLEMS])
+            more = len(problems) - MAX_PROBLEMS
+            lines += f"\n- … and {more} more" if more > 0 else ""
+            return error_result(f"Invalid arguments for tool {name!r}:\n{lines}")
         model: BaseModel = typed_arguments(tool.spec.input_model, arguments)
         return model
 
     async def call(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
-        """Validate, build the typed model, run the handler, check its result."""
+        """Validate, build the typed model, run the handler, check its result.
+
+        Nothing the handler raises escapes, not even `SystemExit` or `GeneratorExit`: one bad
+        call must not end the server for every other client.
+        """
         tool = self._tool(name)
         model = self.admit(name, arguments)
         if isinstance(model, CallToolResult):
             return model
         try:
-            outcome = await tool.invoke(model)
-        except NotImplementedError:
+            policy = self.policy
+            outcome = await tool.invoke(model, policy.timeout_of(tool.spec), policy.workers)
+            result = tool.to_result(outcome)
+        except BaseException as exc:  # noqa: BLE001  (see the docstring)
+            if _is_server_cancellation(exc):
+                raise
+            result = self._failure(tool, exc)
+        return finished(result, self.policy.errors.redactor, self.policy.max_result_bytes)
+
+    def _failure(self, tool: CompiledTool, exc: BaseException) -> CallToolResult:
+        name = tool.spec.name
+        if isinstance(exc, Raised):
+            exc = exc.original
+        if isinstance(exc, PoolSaturated):
+            return error_result(f"Tool {name!r} was not run: {exc}")
+        if isinstance(exc, ToolError):
+            return error_result(self.policy.errors.tool_error(exc))
+        if isinstance(exc, NotImplementedError):
             return error_result(
                 f"Tool {name!r} {NOT_IMPLEMENTED}: write its handler in {tool.spec.handler_path}"
             )
-        except HandlerTimedOut:
-            return error_result(f"Tool {name!r} timed out after {tool.spec.timeout:g} s")
-        except Exception as exc:
-            logger.exception("tool %r failed", name)
-            return error_result(f"Tool {name!r} failed: {type(exc).__name__}: {exc}")
-        return tool.to_result(outcome)
+        if isinstance(exc, NotJson):
+            return error_result(f"Tool {name!r} returned a value with no JSON form: {exc}")
+        if isinstance(exc, HandlerTimedOut):
+            return error_result(self._timed_out(tool, exc.seconds))
+        return error_result(self.policy.errors.unexpected(name, exc))
+
+    def _timed_out(self, tool: CompiledTool, seconds: float) -> str:
+        message = f"Tool {tool.spec.name!r} timed out after {seconds:g} s"
+        if tool.is_async:
+            return message
+        logger.warning("%s; its sync handler still runs in a worker thread", message)
+        return f"{message} (its work may still complete on the server)"
+
+
+def _is_server_cancellation(exc: BaseException) -> bool:
+    """A cancellation the server asked for (shutdown, client cancel), not one a handler raised."""
+    if not isinstance(exc, asyncio.CancelledError):
+        return False
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def typed_arguments(model: type[ModelT], arguments: Mapping[str, Any]) -> ModelT:
