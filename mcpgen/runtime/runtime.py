@@ -65,6 +65,8 @@ class ToolSpec(Generic[ModelT]):
     handler_path: str
     output_model: type[BaseModel] | None = None
     timeout: float | None = None
+    confirm: bool = False  # ask the user through elicitation before each call
+    scopes: tuple[str, ...] = ()  # OAuth scopes a call needs (HTTP, OAuth mode)
 
     @property
     def name(self) -> str:
@@ -212,6 +214,11 @@ class Dispatcher:
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self._tools.get(name)
         return None if tool is None else tool.spec.definition["inputSchema"]
+
+    @property
+    def tool_scopes(self) -> dict[str, tuple[str, ...]]:
+        """The OAuth scopes each tool needs, for the HTTP gate."""
+        return {name: tool.spec.scopes for name, tool in self._tools.items()}
 
     @property
     def published(self) -> list[Any]:

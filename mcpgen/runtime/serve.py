@@ -19,6 +19,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from .errors import ErrorPolicy, Redactor, redact_logs
+from .http_options import add_http_arguments, http_options
 from .limits import DEFAULT_TIMEOUT, DEFAULT_WORKERS, WorkerPool
 from .results import DEFAULT_MAX_RESULT_BYTES
 from .runtime import CallPolicy, Dispatcher
@@ -68,13 +69,13 @@ async def serve_stdio(info: ServerInfo, dispatcher: Dispatcher) -> None:
         await server.run(answering, write_stream, server.create_initialization_options())
 
 
-def serve_http(info: ServerInfo, dispatcher: Dispatcher, host: str, port: int, path: str) -> None:
-    """Serve Streamable HTTP at http://HOST:PORT/PATH (DNS-rebinding protection on loopback)."""
-    import uvicorn  # noqa: PLC0415  (kept off the stdio start-up path)
+def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespace) -> None:
+    """Serve Streamable HTTP at http://HOST:PORT/PATH, protected on every bind (see `http`)."""
+    from . import http  # noqa: PLC0415  (kept off the stdio start-up path)
 
-    path = "/" + path.lstrip("/")  # `--path mcp` means /mcp
-    app = build_server(info, dispatcher).streamable_http_app(streamable_http_path=path, host=host)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    options = http_options(args)
+    app = http.build_app(build_server(info, dispatcher), options, dispatcher.tool_scopes)
+    http.serve(app, options)
 
 
 def apply_environment_defaults(defaults: Mapping[str, str]) -> None:
@@ -137,6 +138,7 @@ def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespa
         help="larger tool results become error results; 0: no limit (default: %(default)s)",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {info.version}")
+    add_http_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -153,7 +155,7 @@ def main(info: ServerInfo, dispatcher: Dispatcher, argv: Sequence[str] | None = 
     redact_logs(dispatcher.policy.errors.redactor)
     try:
         if args.transport == "http":
-            serve_http(info, dispatcher, args.host, args.port, args.path)
+            serve_http(info, dispatcher, args)
         else:
             anyio.run(serve_stdio, info, dispatcher)
     except KeyboardInterrupt:
