@@ -70,10 +70,10 @@ OPEN = {"type": "object", "properties": {"what": {"type": "string"}, "seconds": 
 LONG = {"type": "object", "properties": {"text": {"type": "string", "maxLength": 10}}}
 
 
-def _spec(name: str, handler: Any, schema: Any = OPEN, timeout: float | None = None) -> Any:
+def _spec(name: str, handler: Any, schema: Any = OPEN, **extra: Any) -> Any:
     definition = {"name": name, "inputSchema": schema}
     return ToolSpec(
-        definition, input_model=Args, handler=handler, handler_path=f"h/{name}.py", timeout=timeout
+        definition, input_model=Args, handler=handler, handler_path=f"h/{name}.py", **extra
     )
 
 
@@ -85,6 +85,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _spec("sleep_async", sleep_async, timeout=0.2),
     _spec("long_text", raise_it, schema=LONG),
     _spec("sleep_untimed", sleep_async),
+    _spec("admin_only", sleep_async, scopes=("admin",)),
 )
 INFO = ServerInfo(
     name="hostile",
