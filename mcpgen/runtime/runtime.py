@@ -25,8 +25,10 @@ from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
     ContentBlock,
+    ElicitResult,
     EmbeddedResource,
     ImageContent,
+    InputRequiredResult,
     ListToolsResult,
     PaginatedRequestParams,
     ResourceLink,
@@ -35,6 +37,7 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
+from .context import Context, InputRequired, LogLevels, plain_answers
 from .errors import ErrorPolicy, ToolError, shortened
 from .limits import DEFAULT_TIMEOUT, PoolSaturated, Raised, WorkerPool
 from .results import DEFAULT_MAX_RESULT_BYTES, NotJson, error_result, finished, plain_json
@@ -90,6 +93,7 @@ class CallPolicy:
     # For tools without their own `timeout`; 0 or None: no limit.
     default_timeout: float | None = DEFAULT_TIMEOUT
     workers: WorkerPool = field(default_factory=WorkerPool)
+    env_names: tuple[str, ...] = ()  # the manifest's `env`, for `Context.env`
 
     def timeout_of(self, spec: ToolSpec[Any]) -> float | None:
         return spec.timeout or self.default_timeout
@@ -123,26 +127,35 @@ class CompiledTool:
         self.input_check = SchemaCheck(spec.definition["inputSchema"])
         output_schema = spec.definition.get("outputSchema")
         self.output_check = None if output_schema is None else SchemaCheck(output_schema)
+        self.wants_context = wants_context(spec.handler)
 
     @property
     def is_async(self) -> bool:
         return inspect.iscoroutinefunction(self.spec.handler)
 
-    async def invoke(self, model: BaseModel, timeout: float | None, pool: WorkerPool) -> Any:
+    async def invoke(
+        self, model: BaseModel, context: Context, timeout: float | None, pool: WorkerPool
+    ) -> Any:
         """Run the handler (a sync one on the worker pool), within `timeout` seconds."""
-        if not timeout:
-            return await self._run(model, pool)
-        with anyio.move_on_after(timeout):
-            return await self._run(model, pool)
+        try:
+            if not timeout:
+                return await self._run(model, context, pool)
+            with anyio.move_on_after(timeout):
+                return await self._run(model, context, pool)
+        except BaseException:
+            context.is_cancelled = True  # for a sync handler's thread, which runs on
+            raise
+        context.is_cancelled = True
         raise HandlerTimedOut(timeout)
 
-    async def _run(self, model: BaseModel, pool: WorkerPool) -> Any:
-        handler: Callable[[BaseModel], Any] = self.spec.handler
+    async def _run(self, model: BaseModel, context: Context, pool: WorkerPool) -> Any:
+        handler: Callable[..., Any] = self.spec.handler
+        args: tuple[Any, ...] = (model, context) if self.wants_context else (model,)
         if self.is_async:
-            outcome = await handler(model)
+            outcome = await handler(*args)
         else:
             # A worker thread keeps a slow sync handler from blocking other requests.
-            outcome = await pool.run(handler, model)
+            outcome = await pool.run(handler, *args)
         if inspect.isawaitable(outcome):
             outcome = await outcome
         return outcome
@@ -207,6 +220,7 @@ class Dispatcher:
 
     def __init__(self, tools: Sequence[ToolSpec[Any]], policy: CallPolicy | None = None) -> None:
         self.policy = policy or CallPolicy()
+        self.log_levels = LogLevels()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
         # Plain JSON, built once: tools/list answers with these very objects.
         self._published: list[Any] = json.loads(_to_json([spec.definition for spec in tools]))
@@ -246,8 +260,15 @@ class Dispatcher:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: CallToolRequestParams
-    ) -> CallToolResult:
-        return await self.call(params.name, params.arguments or {})
+    ) -> CallToolResult | InputRequiredResult:
+        context = Context(
+            ctx,
+            env_names=self.policy.env_names,
+            log_levels=self.log_levels,
+            answers=plain_answers(params.input_responses),
+            state=params.request_state,
+        )
+        return await self.call(params.name, params.arguments or {}, context)
 
     def _tool(self, name: str) -> CompiledTool:
         tool = self._tools.get(name)
@@ -269,7 +290,9 @@ class Dispatcher:
         model: BaseModel = typed_arguments(tool.spec.input_model, arguments)
         return model
 
-    async def call(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
+    async def call(
+        self, name: str, arguments: Mapping[str, Any], context: Context | None = None
+    ) -> CallToolResult | InputRequiredResult:
         """Validate, build the typed model, run the handler, check its result.
 
         Nothing the handler raises escapes, not even `SystemExit` or `GeneratorExit`: one bad
@@ -279,10 +302,16 @@ class Dispatcher:
         model = self.admit(name, arguments)
         if isinstance(model, CallToolResult):
             return model
+        context = context or Context(None, env_names=self.policy.env_names)
         try:
+            if tool.spec.confirm:
+                await _confirm(tool.spec, context)
             policy = self.policy
-            outcome = await tool.invoke(model, policy.timeout_of(tool.spec), policy.workers)
+            timeout = policy.timeout_of(tool.spec)
+            outcome = await tool.invoke(model, context, timeout, policy.workers)
             result = tool.to_result(outcome)
+        except InputRequired as asked:
+            return asked.result
         except BaseException as exc:  # noqa: BLE001  (see the docstring)
             if _is_server_cancellation(exc):
                 raise
@@ -313,6 +342,37 @@ class Dispatcher:
             return message
         logger.warning("%s; its sync handler still runs in a worker thread", message)
         return f"{message} (its work may still complete on the server)"
+
+
+async def _confirm(spec: ToolSpec[Any], context: Context) -> None:
+    """Ask the user before a tool marked `confirm: true` runs; raise unless they accept."""
+    question = f"Run the tool {spec.name!r}?"
+    try:
+        answer: ElicitResult = await context.elicit(question, {"type": "object", "properties": {}})
+    except InputRequired:
+        raise
+    except Exception as exc:
+        raise ToolError(
+            f"Tool {spec.name!r} needs the user's confirmation, and the client could not ask "
+            f"for it ({type(exc).__name__})"
+        ) from None
+    if answer.action != "accept":
+        raise ToolError(
+            f"Tool {spec.name!r} was not run: the user did not confirm ({answer.action})"
+        )
+
+
+def wants_context(handler: Callable[..., Any]) -> bool:
+    """True when the handler declares a second parameter: the context goes there."""
+    try:
+        parameters = list(inspect.signature(handler).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 and (
+        positional[1].default is inspect.Parameter.empty
+        or "Context" in str(positional[1].annotation)
+    )
 
 
 def _is_server_cancellation(exc: BaseException) -> bool:

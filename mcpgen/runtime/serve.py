@@ -18,6 +18,7 @@ import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
+from .context import handshake_era_api
 from .errors import ErrorPolicy, Redactor, redact_logs
 from .http_options import add_http_arguments, http_options
 from .limits import DEFAULT_TIMEOUT, DEFAULT_WORKERS, WorkerPool
@@ -43,20 +44,23 @@ class ServerInfo:
     env_defaults: Mapping[str, str] = field(default_factory=dict)
     # Variables whose values never appear in a reply or a log line.
     secret_env: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()  # every variable the manifest lists, for `Context.env`
     debug: bool = False  # the manifest's `debug`: full exception messages to the client
     timeout: float | None = None  # the manifest's default per-call timeout
 
 
 def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
     """A fresh low-level server bound to the tool table (one per connection in tests)."""
-    server: Server[Any] = Server(
-        info.name,
-        version=info.version,
-        instructions=info.instructions,
-        get_tool_input_schema=dispatcher.input_schema,
-        on_list_tools=dispatcher.list_tools,
-        on_call_tool=dispatcher.call_tool,
-    )
+    with handshake_era_api():
+        server: Server[Any] = Server(
+            info.name,
+            version=info.version,
+            instructions=info.instructions,
+            get_tool_input_schema=dispatcher.input_schema,
+            on_list_tools=dispatcher.list_tools,
+            on_call_tool=dispatcher.call_tool,
+            on_set_logging_level=dispatcher.log_levels.set_level,
+        )
     server.middleware.append(dispatcher.publish_definitions)
     return server
 
@@ -102,6 +106,7 @@ def call_policy(info: ServerInfo, args: argparse.Namespace) -> CallPolicy:
         max_result_bytes=args.max_result_bytes,
         default_timeout=timeout or None,
         workers=WorkerPool(args.workers),
+        env_names=info.env,
     )
 
 
