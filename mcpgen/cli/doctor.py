@@ -15,7 +15,7 @@ from mcpgen.hosts.base import DEFAULT_URL
 MARKS = {"ok": ("ok  ", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "red")}
 
 
-def doctor(
+def doctor(  # noqa: PLR0917  (typer passes options by keyword)
     directory: Annotated[
         Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
     ] = Path("."),
@@ -27,6 +27,9 @@ def doctor(
         list[str] | None, typer.Option(help="Check only this host (repeatable).")
     ] = None,
     timeout: Annotated[float, typer.Option(help="Seconds to wait for each handshake.")] = 20.0,
+    token_env: Annotated[
+        str | None, typer.Option(help="Variable holding the HTTP server's bearer token.")
+    ] = None,
 ) -> None:
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
     from mcpgen.hosts import HOSTS, get_host
@@ -66,9 +69,20 @@ def doctor(
     out.print(f"[{style}]{mark}[/{style}] HTTP: ", end="", highlight=False)
     out.print(http.message, markup=False)
     failed |= http.status == "fail"
+    failed |= _report_auth(url, token_env)
     if failed:
         # Not typer.Exit: in non-standalone mode click swallows it and the code would be lost.
         raise McpgenError("some hosts would fail; see above")
+
+
+def _report_auth(url: str, token_env: str | None) -> bool:
+    from mcpgen.hosts.http_auth import auth_check
+
+    check = auth_check(url, token_env, os.environ)
+    mark, style = MARKS[check.status]
+    out.print(f"[{style}]{mark}[/{style}] HTTP auth: ", end="", highlight=False)
+    out.print(check.message, markup=False)
+    return check.status == "fail"
 
 
 def register(app: typer.Typer) -> None:
