@@ -74,7 +74,7 @@ def authentication(
             verifier = JwtVerifier(oauth)
         except ImportError:
             raise RefusedToStart(
-                "OAuth mode needs PyJWT: install the project with its `oauth` extra"
+                "OAuth mode needs PyJWT with cryptography: pip install 'pyjwt[crypto]'"
             ) from None
         settings = AuthSettings(
             issuer_url=oauth.issuer,
