@@ -143,6 +143,8 @@ def serve(app: Gate, options: HttpOptions) -> None:
         host=options.host,
         port=options.port,
         log_level="warning",
+        # uvicorn's loggers then go through the root handlers, and their redaction.
+        log_config=None,
         timeout_keep_alive=max(1, round(options.idle_timeout)),
         timeout_graceful_shutdown=1,
         proxy_headers=options.forwarded_allow_ips is not None,
