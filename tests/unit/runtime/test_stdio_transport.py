@@ -150,7 +150,9 @@ def test_a_lone_surrogate_in_a_result_is_escaped_and_the_writer_carries_on() -> 
     data = _lines(INITIALIZE, INITIALIZED, call(1, "surrogate", {}), call(2, "echo", {"text": "A"}))
     answers, _ = serve(data)
     answered = by_id(answers)
-    assert answered[1]["result"]["content"][0]["text"] == "file-\udc80.txt"
+    # The dispatcher writes the surrogate as its escape, so the reply is valid UTF-8 text;
+    # the transport's own escaping (below) is the backstop for anything else.
+    assert answered[1]["result"]["content"][0]["text"] == "file-\\udc80.txt"
     assert answered[2]["result"]["content"][0]["text"] == "A"
 
 
