@@ -258,6 +258,14 @@ def print_doctor(
     return not (failed or http.status == "fail")
 
 
+def print_auth_check(console: Console, check: Check) -> bool:
+    """`mcpgen doctor --token-env`: the server with and without the token; False if it fails."""
+    mark, style = _MARKS[check.status]
+    console.print(f"[{style}]{mark}[/{style}] HTTP auth: ", end="", highlight=False)
+    console.print(check.message, markup=False)
+    return check.status != "fail"
+
+
 def print_update(console: Console, result: UpdateResult) -> None:
     """`mcpgen update`: each scaffold file changed, conflicts marked."""
     if result.up_to_date:

@@ -93,6 +93,8 @@ class Tool:
     extra_wire: JSON = field(default_factory=dict)  # execution, icons, _meta: published verbatim
     renamed_from: tuple[str, ...] = ()
     timeout: float | None = None
+    confirm: bool = False  # ask the user through elicitation before each call
+    scopes: tuple[str, ...] = ()  # OAuth scopes a call needs
 
     @property
     def class_name(self) -> str:
@@ -138,6 +140,8 @@ class Manifest:
     tools: tuple[Tool, ...] = ()
     inline_refs: bool = False  # publish schemas with local $refs inlined
     package_pinned: bool = False  # `package:` written in the manifest, not derived from `name`
+    timeout: float | None = None  # default per-call timeout, for tools without their own
+    debug: bool = False  # unexpected exceptions' messages reach the client
 
     @property
     def script(self) -> str:
@@ -170,6 +174,8 @@ def build_tool(raw: Mapping[str, Any]) -> Tool:
         extra_wire={k: raw[k] for k in ("execution", "icons", "_meta") if k in raw},
         renamed_from=(renamed,) if isinstance(renamed, str) else tuple(renamed),
         timeout=raw.get("timeout"),
+        confirm=bool(raw.get("confirm", False)),
+        scopes=tuple(raw.get("scopes", ())),
     )
 
 
@@ -197,4 +203,6 @@ def build_manifest(raw: Mapping[str, Any]) -> Manifest:
         tools=tuple(build_tool(t) for t in raw.get("tools", ())),
         inline_refs=bool(raw.get("inline_refs", False)),
         package_pinned="package" in raw,
+        timeout=raw.get("timeout"),
+        debug=bool(raw.get("debug", False)),
     )

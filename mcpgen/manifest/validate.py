@@ -23,6 +23,7 @@ from mcpgen import names
 from mcpgen.errors import Diagnostic
 from mcpgen.manifest.messages import Finding, describe
 from mcpgen.manifest.model import UNIMPLEMENTED_WIRE
+from mcpgen.manifest.redos import backtracking_findings
 from mcpgen.manifest.sourcemap import JsonPath, SourceMap, format_path
 from mcpgen.manifest.tool_schema import check_arguments, check_tool_schema
 
@@ -53,6 +54,7 @@ def validate_manifest(data: Any, source_map: SourceMap, file: str) -> list[Diagn
     tools = data.get("tools") if isinstance(data, dict) else None
     if isinstance(tools, list):
         findings += _tool_findings(tools)
+        findings += backtracking_findings(tools)
         if data.get("inline_refs") is True:
             findings += _recursive_refs(tools)
     if isinstance(data, dict) and isinstance(data.get("version"), str):

@@ -2,6 +2,10 @@
 
 This file is yours: mcpgen created it once and never changes it. The argument and result
 models are generated from mcpgen.yaml (`memory._generated.models`).
+
+A plain `def` runs in a worker thread, so blocking code (files, `requests`, a database
+driver) is fine here. Write `async def` only if the body awaits and never blocks.
+Raise `ToolError("...")` to answer with that message as the tool's error.
 """
 
 from __future__ import annotations
@@ -9,6 +13,6 @@ from __future__ import annotations
 from memory._generated.models import ReadGraphInput, ReadGraphOutput
 
 
-async def read_graph(args: ReadGraphInput) -> ReadGraphOutput:
+def read_graph(args: ReadGraphInput) -> ReadGraphOutput:
     """Read the entire knowledge graph"""
     raise NotImplementedError
