@@ -146,3 +146,21 @@ def test_secret_env_is_a_sensitive_user_config_referenced_by_the_server_env() ->
     assert document["server"]["mcp_config"]["args"][-1] == "acme-crm-server"
     assert document["author"] == {"name": "Acme"}
     assert document["tools"] == [{"name": "ping", "description": "Ping."}]
+
+
+def test_bundle_command_writes_the_bundle_or_says_what_to_run(tmp_path: Path) -> None:
+    from tests.cli.runner import run_cli
+
+    project = tmp_path / "weather"
+    shutil.copytree(REPO / "examples" / "weather", project)
+    done = run_cli("bundle", str(project), "-o", str(tmp_path / "w.mcpb"))
+    assert done.returncode == 0, done.stderr
+    assert f"Wrote {tmp_path / 'w.mcpb'} (" in done.stdout
+    assert zipfile.is_zipfile(tmp_path / "w.mcpb")
+
+    manifest = project / "mcpgen.yaml"
+    manifest.write_text(manifest.read_text().replace("version: 0.1.0", "version: 0.2.0"))
+    stale = run_cli("bundle", str(project))
+    assert stale.returncode == 1
+    assert "run `mcpgen generate` first" in stale.stderr
+    assert "Traceback" not in stale.stderr
