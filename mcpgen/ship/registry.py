@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,10 +14,6 @@ SCHEMA_FILE = "server.schema.json"
 SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
 DESCRIPTION_LIMIT = 100  # the registry's maxLength
 PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
-
-
-def schema_text() -> str:
-    return (resources.files("mcpgen.ship") / SCHEMA_FILE).read_text(encoding="utf-8")
 
 
 def registry_name(manifest: Manifest) -> str:
