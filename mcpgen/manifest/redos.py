@@ -85,10 +85,75 @@ def _risk(items: list[tuple[Any, Any]], *, inside_repeat: bool) -> str | None:
                 return "repeats a repetition"
             if repeated and _overlapping_branches(sub):
                 return "repeats an alternation whose branches can match the same text"
-            found = _risk(sub, inside_repeat=inside_repeat or repeated)
+            # `(?:-\d+)*`, `([a-z]+\.)*`: each round starts or ends with a character the
+            # inner repetition cannot match, so the rounds cannot trade characters.
+            separated = repeated and _separated(sub)
+            found = _risk(sub, inside_repeat=(inside_repeat or repeated) and not separated)
             if found:
                 return found
     return None
+
+
+def _separated(body: list[tuple[Any, Any]]) -> bool:
+    while len(body) == 1 and body[0][0] == regex_parser.SUBPATTERN:
+        body = list(body[0][1][-1])
+    ends = [body[0], body[-1]] if body else []
+    separators = [value for op, value in ends if op == regex_parser.LITERAL]
+    atoms = list(_repeated_atoms(body))
+    return any(not any(_atom_matches(atom, char) for atom in atoms) for char in separators)
+
+
+def _repeated_atoms(items: list[tuple[Any, Any]], repeated: bool = False) -> Iterator[Any]:
+    """The single-character atoms that unbounded repetitions inside `items` can match."""
+    for op, value in items:
+        children = list(_children(op, value))
+        if children:
+            for sub, again in children:
+                yield from _repeated_atoms(sub, repeated or again)
+        elif repeated:
+            yield op, value
+
+
+def _atom_matches(atom: tuple[Any, Any], char: int) -> bool:
+    """Whether a one-character atom can match `char`; True when unsure."""
+    op, value = atom
+    if op == regex_parser.LITERAL:
+        return bool(value == char)
+    if op == regex_parser.NOT_LITERAL:
+        return bool(value != char)
+    if op == regex_parser.IN:
+        return _set_matches(value, char)
+    if op in (regex_parser.AT,):
+        return False
+    return True
+
+
+def _set_matches(members: list[tuple[Any, Any]], char: int) -> bool:
+    negated = bool(members) and members[0][0] == regex_parser.NEGATE
+    found = False
+    for op, value in members:
+        if op == regex_parser.LITERAL:
+            found |= value == char
+        elif op == regex_parser.RANGE:
+            found |= value[0] <= char <= value[1]
+        elif op == regex_parser.CATEGORY:
+            found |= _category_matches(value, char)
+        elif op != regex_parser.NEGATE:
+            return True
+    return found != negated
+
+
+def _category_matches(category: Any, char: int) -> bool:
+    text = chr(char)
+    tests = {
+        regex_parser.CATEGORY_DIGIT: text.isdigit(),
+        regex_parser.CATEGORY_NOT_DIGIT: not text.isdigit(),
+        regex_parser.CATEGORY_SPACE: text.isspace(),
+        regex_parser.CATEGORY_NOT_SPACE: not text.isspace(),
+        regex_parser.CATEGORY_WORD: text.isalnum() or text == "_",
+        regex_parser.CATEGORY_NOT_WORD: not (text.isalnum() or text == "_"),
+    }
+    return tests.get(category, True)
 
 
 def _children(op: Any, value: Any) -> Iterator[tuple[list[tuple[Any, Any]], bool]]:

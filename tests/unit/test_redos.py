@@ -25,7 +25,17 @@ def manifest(schema: dict[str, Any], **tool: Any) -> str:
 
 @pytest.mark.parametrize(
     "pattern",
-    ["^(a+)+$", "(a*)*", "^(a|aa)+$", "^(a|ab)*$", "(\\w+\\s?)*$", "^(\\p{L}+)*$", "(?<x>a+)+"],
+    [
+        "^(a+)+$",
+        "(a*)*",
+        "^(a|aa)+$",
+        "^(a|ab)*$",
+        "(\\w+\\s?)*$",
+        "^(\\p{L}+)*$",
+        "(?<x>a+)+",
+        "^(\\w+-?)*$",
+        "(x\\w+)*y",
+    ],
 )
 def test_risky_patterns(pattern: str) -> None:
     assert backtracking_risk(pattern) is not None
@@ -33,7 +43,17 @@ def test_risky_patterns(pattern: str) -> None:
 
 @pytest.mark.parametrize(
     "pattern",
-    ["^[a-z]+$", "^([a-z0-9]|-)+$", "^\\d{3}-\\d{4}$", "^(ab|cd)*$", "^(https?|ftp)://", "["],
+    [
+        "^[a-z]+$",
+        "^([a-z0-9]|-)+$",
+        "^\\d{3}-\\d{4}$",
+        "^(ab|cd)*$",
+        "^(https?|ftp)://",
+        "[",
+        "^[A-Z][A-Z0-9_]+-\\d+(?:-\\d+)*$",
+        "^([a-z]+\\.)*[a-z]+$",
+        "^\\w+(,\\w+)*$",
+    ],
 )
 def test_safe_or_unreadable_patterns(pattern: str) -> None:
     assert backtracking_risk(pattern) is None

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from mcpgen.runtime.context import Context
 from mcpgen.runtime.errors import ToolError
 from mcpgen.runtime.runtime import ToolSpec
 from mcpgen.runtime.serve import ServerInfo
@@ -56,6 +57,10 @@ async def exit_async(args: Args) -> str:
     sys.exit(2)
 
 
+def whoami(args: Args, ctx: Context) -> dict[str, Any]:
+    return {"subject": ctx.subject, "scopes": list(ctx.scopes)}
+
+
 def sleep_sync(args: Args) -> str:
     time.sleep(args.seconds)
     return "slept"
@@ -86,6 +91,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _spec("long_text", raise_it, schema=LONG),
     _spec("sleep_untimed", sleep_async),
     _spec("admin_only", sleep_async, scopes=("admin",)),
+    _spec("whoami", whoami),
 )
 INFO = ServerInfo(
     name="hostile",

@@ -95,3 +95,10 @@ def test_protected_resource_metadata_is_served(server: HttpServer) -> None:
     assert answer.status == 200
     metadata = json.loads(answer.body)
     assert metadata["resource"] == RESOURCE and metadata["authorization_servers"] == [ISSUER]
+
+
+def test_the_handler_context_names_the_caller_and_scopes(server: HttpServer) -> None:
+    answer = call(server, token(scope="read write"), name="whoami")
+    assert answer.status == 200
+    caller = json.loads(answer.json()["result"]["content"][0]["text"])
+    assert caller == {"subject": "alice", "scopes": ["read", "write"]}

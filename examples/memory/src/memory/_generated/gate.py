@@ -37,6 +37,15 @@ class GateLimits:
     max_sessions_per_client: int | None
 
 
+@dataclass(frozen=True)
+class ScopeCheck:
+    """OAuth mode: the scopes each tool needs, and how to read a request's token."""
+
+    tool_scopes: Mapping[str, tuple[str, ...]]
+    verifier: TokenVerifier
+    resource_metadata_url: str | None = None
+
+
 class Gate:
     """ASGI middleware in front of the MCP endpoint."""
 
@@ -45,16 +54,13 @@ class Gate:
         app: ASGIApp,
         limits: GateLimits,
         *,
-        tool_scopes: Mapping[str, tuple[str, ...]] | None = None,
-        verifier: TokenVerifier | None = None,
-        resource_metadata_url: str | None = None,
+        scopes: ScopeCheck | None = None,
         live_sessions: Callable[[], Any] | None = None,
     ) -> None:
         self.app = app
         self.limits = limits
-        self.tool_scopes = {name: s for name, s in (tool_scopes or {}).items() if s}
-        self.verifier = verifier
-        self.resource_metadata_url = resource_metadata_url
+        self.scopes = scopes
+        self.tool_scopes = {n: s for n, s in (scopes.tool_scopes if scopes else {}).items() if s}
         self.live_sessions = live_sessions
         self.draining = False
         self.in_flight = 0
@@ -121,19 +127,19 @@ class Gate:
 
     async def _scopes_allow(self, scope: Scope, body: bytes, send: Send) -> bool:
         needed = self._needed_scopes(body)
-        if not needed or self.verifier is None:
+        if not needed or self.scopes is None:
             return True
         authorization = _header(scope, b"authorization") or ""
         token = authorization[7:] if authorization.lower().startswith("bearer ") else ""
-        access = await self.verifier.verify_token(token) if token else None
+        access = await self.scopes.verifier.verify_token(token) if token else None
         if access is None:
             return True  # the SDK's bearer middleware answers 401 for this one
         missing = [s for s in needed if s not in access.scopes]
         if not missing:
             return True
         challenge = f'Bearer error="insufficient_scope", scope="{" ".join(needed)}"'
-        if self.resource_metadata_url:
-            challenge += f', resource_metadata="{self.resource_metadata_url}"'
+        if self.scopes.resource_metadata_url:
+            challenge += f', resource_metadata="{self.scopes.resource_metadata_url}"'
         description = f"this tool needs the scope(s): {' '.join(missing)}"
         body_out = {"error": "insufficient_scope", "error_description": description}
         await _reply(send, 403, body_out, challenge=challenge)

@@ -5,7 +5,9 @@ models are generated from mcpgen.yaml (`memory._generated.models`).
 
 A plain `def` runs in a worker thread, so blocking code (files, `requests`, a database
 driver) is fine here. Write `async def` only if the body awaits and never blocks.
-Raise `ToolError("...")` to answer with that message as the tool's error.
+Raise `ToolError("...")` to answer with that message as the tool's error. For progress,
+logging to the client, questions to the user or the caller's identity, add a second
+parameter `ctx: Context` (both from `memory._generated`).
 """
 
 from __future__ import annotations

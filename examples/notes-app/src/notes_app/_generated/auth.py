@@ -44,7 +44,7 @@ class JwtVerifier:
     """Verifies signature, `exp`/`nbf`, `iss` and `aud`; scopes from `scope` or `scp`."""
 
     def __init__(self, options: OAuthOptions) -> None:
-        import jwt  # noqa: PLC0415  (the `oauth` extra; only this mode needs it)
+        import jwt  # noqa: PLC0415  (only this mode needs it)
 
         self._jwt = jwt
         self._options = options

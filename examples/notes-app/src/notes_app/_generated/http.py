@@ -23,7 +23,7 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .auth import JwtVerifier, StaticTokenVerifier
-from .gate import Gate, GateLimits
+from .gate import Gate, GateLimits, ScopeCheck
 from .http_options import HttpOptions, RefusedToStart, is_loopback
 
 logger = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ def authentication(
             verifier = JwtVerifier(oauth)
         except ImportError:
             raise RefusedToStart(
-                "OAuth mode needs PyJWT: install the project with its `oauth` extra"
+                "OAuth mode needs PyJWT with cryptography: pip install 'pyjwt[crypto]'"
             ) from None
         settings = AuthSettings(
             issuer_url=oauth.issuer,
@@ -121,12 +121,13 @@ def build_app(
         read_timeout=options.read_timeout,
         max_sessions_per_client=None if options.stateless else options.max_sessions_per_client,
     )
+    scopes = None
+    if options.oauth and verifier is not None:
+        scopes = ScopeCheck(tool_scopes, verifier, metadata_url)
     return Gate(
         starlette_app,
         limits,
-        tool_scopes=tool_scopes if options.oauth else None,
-        verifier=verifier,
-        resource_metadata_url=metadata_url,
+        scopes=scopes,
         # No public accessor lists the open sessions; this one keeps the per-client count
         # in step with idle expiry and DELETE.
         live_sessions=manager._server_instances.keys,
@@ -142,6 +143,8 @@ def serve(app: Gate, options: HttpOptions) -> None:
         host=options.host,
         port=options.port,
         log_level="warning",
+        # uvicorn's loggers then go through the root handlers, and their redaction.
+        log_config=None,
         timeout_keep_alive=max(1, round(options.idle_timeout)),
         timeout_graceful_shutdown=1,
         proxy_headers=options.forwarded_allow_ips is not None,

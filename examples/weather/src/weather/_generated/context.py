@@ -62,7 +62,7 @@ LEVELS: tuple[LoggingLevel, ...] = (
 )
 
 
-class InputRequired(Exception):  # noqa: N818  (a signal to the dispatcher, not an error)
+class InputRequired(Exception):  # a signal to the dispatcher, not an error
     """Raised by `Context` in the 2026-07-28 era: the call must answer with these requests."""
 
     def __init__(self, requests: Mapping[str, Any], state: str) -> None:

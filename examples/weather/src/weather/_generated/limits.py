@@ -91,7 +91,7 @@ class WorkerPool:
     ) -> Any:
         try:
             return context.run(function, *args)
-        except BaseException as exc:  # noqa: BLE001  (see `Raised`)
+        except BaseException as exc:  # every kind, see `Raised`
             return Raised(exc)
         finally:
             with self._lock:

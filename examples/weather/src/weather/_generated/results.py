@@ -71,15 +71,16 @@ def _escape_surrogates(text: str) -> str:
 
 def finished(result: CallToolResult, redactor: Redactor, max_bytes: int) -> CallToolResult:
     """`result` made safe to send, or the tool error saying why it cannot be."""
+    dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
     try:
-        wire = _checked(result.model_dump(mode="json", by_alias=True, exclude_none=True))
+        wire = redactor.value(_checked(dumped))
     except NotJson as exc:
         return error_result(f"The tool's result is not valid JSON: {exc}")
-    wire = redactor.value(wire)
     size = len(json.dumps(wire, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
     if max_bytes and size > max_bytes:
         return error_result(
             f"The tool's result is {size} bytes, over the server's limit of {max_bytes} "
             "(--max-result-bytes); return less, or a resource link to the rest"
         )
-    return CallToolResult.model_validate(wire)
+    # Rebuilt only when something was escaped or redacted: most results pass as they are.
+    return result if wire == dumped else CallToolResult.model_validate(wire)

@@ -313,7 +313,7 @@ class Dispatcher:
             result = tool.to_result(outcome)
         except InputRequired as asked:
             return asked.result
-        except BaseException as exc:  # noqa: BLE001  (see the docstring)
+        except BaseException as exc:  # every kind, see the docstring
             if _is_server_cancellation(exc):
                 raise
             result = self._failure(tool, exc)
