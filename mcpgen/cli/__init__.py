@@ -72,9 +72,9 @@ def command_line() -> typer.Typer:
     if not _registered:
         # Imported here so that each command module can import `app`, `err` and `out` from
         # this one.
-        from mcpgen.cli import add, check, config, doctor, generate, manifest, new, update
+        from mcpgen.cli import add, bundle, check, config, doctor, generate, manifest, new, update
 
-        for module in (manifest, new, generate, check, add, update, config, doctor):
+        for module in (manifest, new, generate, check, add, update, config, doctor, bundle):
             module.register(app)
         _registered = True
     return app

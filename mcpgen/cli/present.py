@@ -15,6 +15,7 @@ from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
 from mcpgen.hosts.doctor import Check, HostReport, Probe
 from mcpgen.hosts.launch import Launch
 from mcpgen.names import class_name
+from mcpgen.project.bundle import Bundle
 from mcpgen.project.check import CheckReport
 from mcpgen.project.create import NewProject
 from mcpgen.sync.changes import ChangeSummary, Rename, orphan_kind
@@ -292,6 +293,13 @@ def print_auth_check(console: Console, check: Check) -> bool:
     console.print(f"[{style}]{mark}[/{style}] HTTP auth: ", end="", highlight=False)
     console.print(check.message, markup=False)
     return check.status != "fail"
+
+
+def print_bundle(console: Console, bundle: Bundle) -> None:
+    """`mcpgen bundle`: where the bundle went and what it holds."""
+    console.print(
+        f"Wrote {bundle.path} ({len(bundle.members)} files, {bundle.size} bytes)", markup=False
+    )
 
 
 def print_update(console: Console, result: UpdateResult) -> None:

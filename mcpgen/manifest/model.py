@@ -71,6 +71,36 @@ class EnvVar:
 
 
 @dataclass(frozen=True)
+class Publish:
+    """Where the server is published (registry entry, container, bundle); all optional."""
+
+    registry_name: str | None = None
+    repository: str | None = None
+    remote_url: str | None = None
+    base_image: str | None = None
+    auth_token_env: str | None = None
+    author: str | None = None
+
+
+# `server.json` spells these in camelCase; either spelling is accepted in `publish:`.
+PUBLISH_ALIASES = {
+    "registry_name": "registryName",
+    "remote_url": "remoteUrl",
+    "base_image": "baseImage",
+    "auth_token_env": "authTokenEnv",
+}
+
+
+def build_publish(raw: Mapping[str, Any]) -> Publish:
+    """`publish:` from validated plain data, whichever spelling each key used."""
+    values = {key: raw.get(key, raw.get(PUBLISH_ALIASES.get(key, key))) for key in _PUBLISH_KEYS}
+    return Publish(**values)
+
+
+_PUBLISH_KEYS = tuple(Publish.__dataclass_fields__)
+
+
+@dataclass(frozen=True)
 class Example:
     """A call that must succeed: its arguments validate against the tool's input schema."""
 
@@ -142,6 +172,7 @@ class Manifest:
     package_pinned: bool = False  # `package:` written in the manifest, not derived from `name`
     timeout: float | None = None  # default per-call timeout, for tools without their own
     debug: bool = False  # unexpected exceptions' messages reach the client
+    publish: Publish = field(default_factory=Publish)
 
     @property
     def script(self) -> str:
@@ -205,4 +236,5 @@ def build_manifest(raw: Mapping[str, Any]) -> Manifest:
         package_pinned="package" in raw,
         timeout=raw.get("timeout"),
         debug=bool(raw.get("debug", False)),
+        publish=build_publish(raw.get("publish") or {}),
     )

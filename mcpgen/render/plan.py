@@ -16,6 +16,9 @@ from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
 from mcpgen.render.invalid import accepts, invalid_arguments
 from mcpgen.render.publish import published_definition
+from mcpgen.ship.bundle import bundle_manifest_text
+from mcpgen.ship.container import container
+from mcpgen.ship.registry import server_json_text
 
 # generated: rewritten whole on every run, hash kept in the state file, hand edits refused.
 # user: created once if absent, never modified or deleted afterwards (handlers, user tests).
@@ -130,6 +133,7 @@ def _generated_files(
         "examples": _examples(manifest),
         "invalid_calls": _invalid_calls(manifest),
         "docs": [tool_doc(t, handler_paths[t.name]) for t in manifest.tools],
+        "box": container(manifest),
     }
     rendered = {
         f"{paths.generated}/__init__.py": "__init__.py.jinja",
@@ -140,10 +144,13 @@ def _generated_files(
         CONTRACT_TEST: "test_contract.py.jinja",
         VERDICT_TEST: "test_schema_verdicts.py.jinja",
         "TOOLS.md": "TOOLS.md.jinja",
+        "Dockerfile": "Dockerfile.jinja",
     }
     files = [PlannedFile(f"{paths.generated}/models.py", models_source, "generated")]
     files += [PlannedFile(path, _render(t, **context), "generated") for path, t in rendered.items()]
     files += _runtime_files(paths)
+    files.append(PlannedFile("server.json", server_json_text(manifest), "generated"))
+    files.append(PlannedFile("manifest.json", bundle_manifest_text(manifest), "generated"))
     cases = resources.files("mcpgen.runtime.testing") / "schema_cases.py"
     files.append(_copied("tests/schema_cases.py", cases))
     return files
@@ -169,6 +176,7 @@ def _copied(path: str, source: Traversable) -> PlannedFile:
 def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
     files = [
         PlannedFile("tests/conftest.py", _render("conftest.py.jinja", manifest=manifest), "user"),
+        PlannedFile(".dockerignore", _render("dockerignore.jinja"), "user"),
         PlannedFile(
             f"{paths.package}/__init__.py",
             _render("package_init.py.jinja", manifest=manifest),

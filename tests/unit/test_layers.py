@@ -32,6 +32,7 @@ LAYERS: list[set[str]] = [
     {"model_branches"},
     {"model_schemas"},
     {"models"},
+    {"ship"},
     {"render"},
     {"write"},
     {"scaffold", "example"},

@@ -69,7 +69,7 @@ def test_validate_warns_at_the_pattern_and_still_accepts_the_manifest() -> None:
     assert typed is not None
     warnings = sorted(str(d) for d in diagnostics if d.level == "warning")
     assert len(warnings) == 2
-    assert "tools[0].input_schema.properties.name.pattern: warning: the pattern '^(a+)+$'" in (
+    assert "tools[0] (t).input_schema.properties.name.pattern: warning: the pattern '^(a+)+$'" in (
         warnings[0] + warnings[1]
     )
     assert all("catastrophic backtracking" in w for w in warnings)

@@ -20,6 +20,8 @@ SCHEMA_CASES = RUNTIME / "testing" / "schema_cases.py"
 EXAMPLE = REPO / "examples" / "weather"
 # The generated project's `dependencies` (templates/project/pyproject.toml.jinja), as imported,
 DEPENDENCIES = {"mcp", "pydantic", "jsonschema", "jsonschema_rs", "regress", "anyio", "uvicorn"}
+# Import names whose distribution is named otherwise: `jwt` is `pyjwt[crypto]`.
+OTHER_NAMES = {"jwt"}
 # ... and the part of its `test` extra the copied test module uses.
 TEST_DEPENDENCIES = {"hypothesis", "hypothesis_jsonschema"}
 # Import names whose distribution is named otherwise: `jwt` is `pyjwt[crypto]`.

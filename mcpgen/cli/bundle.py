@@ -1,0 +1,39 @@
+"""`mcpgen bundle [DIR]`: build the project's MCP Bundle (`.mcpb`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mcpgen.cli import out
+
+HELP = """Pack the project into an MCP Bundle (.mcpb) that desktop hosts install in one click.
+
+The bundle holds manifest.json (generated from mcpgen.yaml: secret env variables become
+`sensitive` user_config entries), pyproject.toml, README.md and src/. Hosts run it with
+`uv run`, installing Python and the dependencies themselves. Run `mcpgen generate` first.
+
+Exit codes: 0 written; 1 invalid manifest or stale generated files; 2 bad command line.
+"""
+
+
+def bundle(
+    directory: Annotated[
+        Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
+    ] = Path("."),
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Where to write (default: dist/NAME-VERSION.mcpb)."),
+    ] = None,
+) -> None:
+    from mcpgen.cli.present import print_bundle
+    from mcpgen.manifest import find_manifest
+    from mcpgen.project.bundle import build_bundle
+
+    print_bundle(out, build_bundle(find_manifest(directory), output))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bundle", help=HELP)(bundle)

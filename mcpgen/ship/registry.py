@@ -1,0 +1,109 @@
+"""`server.json`, the server's entry in the MCP Registry, from the manifest."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcpgen.manifest.model import Manifest
+from mcpgen.ship.container import DEFAULT_TOKEN_ENV
+
+# The vendored schema (see mcpgen/ship/README.md) and the `$schema` a published entry names.
+SCHEMA_FILE = "server.schema.json"
+SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
+DESCRIPTION_LIMIT = 100  # the registry's maxLength
+PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
+
+
+def registry_name(manifest: Manifest) -> str:
+    """`publish.registry_name`, else `io.github.OWNER/NAME` from a GitHub repository."""
+    publish = manifest.publish
+    if publish.registry_name:
+        return publish.registry_name
+    owner = _github_owner(publish.repository)
+    namespace = f"io.github.{owner}" if owner else "local"
+    return f"{namespace}/{manifest.distribution}"
+
+
+def _github_owner(url: str | None) -> str | None:
+    if not url:
+        return None
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    return segments[0] if parts.hostname == "github.com" and segments else None
+
+
+def _description(manifest: Manifest) -> str:
+    text = " ".join((manifest.description or f"{manifest.name} MCP server").split())
+    if len(text) <= DESCRIPTION_LIMIT:
+        return text
+    return text[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
+
+
+def _environment(manifest: Manifest) -> list[dict[str, Any]]:
+    entries = []
+    for var in manifest.env:
+        entry: dict[str, Any] = {"name": var.name}
+        if var.description:
+            entry["description"] = var.description
+        entry["isRequired"] = var.required and var.default is None
+        entry["isSecret"] = var.secret
+        if var.default is not None and not var.secret:
+            entry["default"] = var.default
+        entries.append(entry)
+    return entries
+
+
+def _remote(manifest: Manifest, url: str) -> dict[str, Any]:
+    """The deployed endpoint; the container asks for a bearer token on every request."""
+    token_env = manifest.publish.auth_token_env or DEFAULT_TOKEN_ENV
+    return {
+        "type": "streamable-http",
+        "url": url,
+        "headers": [
+            {
+                "name": "Authorization",
+                "description": f"Bearer token (the server's {token_env})",
+                "isRequired": True,
+                "isSecret": True,
+                "value": "Bearer {token}",
+                "variables": {
+                    "token": {"description": "Access token", "isRequired": True, "isSecret": True}
+                },
+            }
+        ],
+    }
+
+
+def server_json(manifest: Manifest) -> dict[str, Any]:
+    """The registry entry: the PyPI package run over stdio, and the HTTP remote if deployed."""
+    entry: dict[str, Any] = {
+        "$schema": SCHEMA_URL,
+        "name": registry_name(manifest),
+        "title": manifest.name[:DESCRIPTION_LIMIT],
+        "description": _description(manifest),
+        "version": manifest.version,
+    }
+    if manifest.publish.repository:
+        source = "github" if _github_owner(manifest.publish.repository) else "git"
+        entry["repository"] = {"url": manifest.publish.repository, "source": source}
+    package: dict[str, Any] = {
+        "registryType": "pypi",
+        "identifier": manifest.distribution,
+        "version": manifest.version,
+        "transport": {"type": "stdio"},
+    }
+    if manifest.env:
+        package["environmentVariables"] = _environment(manifest)
+    entry["packages"] = [package]
+    if manifest.publish.remote_url:
+        entry["remotes"] = [_remote(manifest, manifest.publish.remote_url)]
+    # The console script differs from the distribution name (`weather-server`): clients that
+    # run the package (`uvx --from weather weather-server`) need it, and the schema has no key.
+    entry["_meta"] = {PUBLISHER_META: {"consoleScript": manifest.script}}
+    return entry
+
+
+def server_json_text(manifest: Manifest) -> str:
+    return json.dumps(server_json(manifest), indent=2, ensure_ascii=False) + "\n"
