@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 from mcpgen.manifest.model import Manifest
 from mcpgen.ship.container import DEFAULT_TOKEN_ENV
 
-# The vendored schema (see mcpgen/ship/README.md) and the `$schema` a published entry names.
-SCHEMA_FILE = "server.schema.json"
+# mcpgen's schema of the format (see mcpgen/ship/README.md) and the `$schema` an entry names.
+SCHEMA_FILE = "server_json.schema.json"
 SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
 DESCRIPTION_LIMIT = 100  # the registry's maxLength
 PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
