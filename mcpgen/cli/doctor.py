@@ -13,7 +13,7 @@ from mcpgen.errors import ExitCode, McpgenError
 from mcpgen.hosts.base import DEFAULT_URL
 
 
-def doctor(
+def doctor(  # noqa: PLR0917  (typer passes options by keyword)
     directory: Annotated[
         Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
     ] = Path("."),
@@ -25,6 +25,9 @@ def doctor(
         list[str] | None, typer.Option(help="Check only this host (repeatable).")
     ] = None,
     timeout: Annotated[float, typer.Option(help="Seconds to wait for each handshake.")] = 20.0,
+    token_env: Annotated[
+        str | None, typer.Option(help="Variable holding the HTTP server's bearer token.")
+    ] = None,
 ) -> None:
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
     from mcpgen.cli.present import print_doctor
@@ -49,9 +52,18 @@ def doctor(
         url=url,
         timeout=timeout,
     )
-    if not print_doctor(out, launch, probe, http, reports):
+    failed = not print_doctor(out, launch, probe, http, reports)
+    failed |= _report_auth(url, token_env)
+    if failed:
         # Not typer.Exit: the code must reach the shell through the one error boundary.
         raise McpgenError("some hosts would fail; see above")
+
+
+def _report_auth(url: str, token_env: str | None) -> bool:
+    from mcpgen.cli.present import print_http_auth
+    from mcpgen.hosts.http_auth import auth_check
+
+    return print_http_auth(out, auth_check(url, token_env, os.environ))
 
 
 def register(app: typer.Typer) -> None:

@@ -286,6 +286,14 @@ def print_doctor(
     return not (failed or http.status == "fail")
 
 
+def print_http_auth(console: Console, check: Check) -> bool:
+    """`mcpgen doctor`'s bearer-token line; True if it failed."""
+    mark, style = _MARKS[check.status]
+    console.print(f"[{style}]{mark}[/{style}] HTTP auth: ", end="", highlight=False)
+    console.print(check.message, markup=False)
+    return check.status == "fail"
+
+
 def print_update(console: Console, result: UpdateResult) -> None:
     """`mcpgen update`: each scaffold file changed, conflicts marked, what was left alone."""
     if result.recovered:

@@ -125,6 +125,8 @@ def _generated_files(
             (v.name, v.description) for v in manifest.env if v.required and v.default is None
         ),
         "env_defaults": {v.name: v.default for v in manifest.env if v.default is not None},
+        "secret_env": tuple(v.name for v in manifest.env if v.secret),
+        "env_names": tuple(v.name for v in manifest.env),
         "examples": _examples(manifest),
         "invalid_calls": _invalid_calls(manifest),
         "docs": [tool_doc(t, handler_paths[t.name]) for t in manifest.tools],

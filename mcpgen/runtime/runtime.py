@@ -6,11 +6,12 @@ handler sees them; results are checked against the output schema before they lea
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeGuard, TypeVar
 
 import anyio
@@ -24,8 +25,10 @@ from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
     ContentBlock,
+    ElicitResult,
     EmbeddedResource,
     ImageContent,
+    InputRequiredResult,
     ListToolsResult,
     PaginatedRequestParams,
     ResourceLink,
@@ -34,6 +37,10 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
+from .context import Context, InputRequired, LogLevels, plain_answers
+from .errors import ErrorPolicy, ToolError, shortened
+from .limits import DEFAULT_TIMEOUT, PoolSaturated, Raised, WorkerPool
+from .results import DEFAULT_MAX_RESULT_BYTES, NotJson, error_result, finished, plain_json
 from .validation import SchemaCheck
 
 logger = logging.getLogger(__name__)
@@ -45,6 +52,9 @@ HandlerResult: TypeAlias = (
 Handler: TypeAlias = Callable[[ModelT], HandlerResult | Awaitable[HandlerResult]]
 
 NOT_IMPLEMENTED = "is not implemented yet"
+# An invalid-arguments reply lists at most this many problems, each cut to this length.
+MAX_PROBLEMS = 20
+PROBLEM_LIMIT = 300
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 
 
@@ -58,6 +68,8 @@ class ToolSpec(Generic[ModelT]):
     handler_path: str
     output_model: type[BaseModel] | None = None
     timeout: float | None = None
+    confirm: bool = False  # ask the user through elicitation before each call
+    scopes: tuple[str, ...] = ()  # OAuth scopes a call needs (HTTP, OAuth mode)
 
     @property
     def name(self) -> str:
@@ -67,10 +79,24 @@ class ToolSpec(Generic[ModelT]):
 class HandlerTimedOut(Exception):
     """The handler ran past the tool's `timeout` (not a TimeoutError the handler raised)."""
 
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
 
-def error_result(message: str) -> CallToolResult:
-    """A tool result that tells the model what went wrong; the server keeps serving."""
-    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+@dataclass
+class CallPolicy:
+    """Server-wide limits and error wording, set from the command line at start-up."""
+
+    errors: ErrorPolicy = field(default_factory=ErrorPolicy)
+    max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES
+    # For tools without their own `timeout`; 0 or None: no limit.
+    default_timeout: float | None = DEFAULT_TIMEOUT
+    workers: WorkerPool = field(default_factory=WorkerPool)
+    env_names: tuple[str, ...] = ()  # the manifest's `env`, for `Context.env`
+
+    def timeout_of(self, spec: ToolSpec[Any]) -> float | None:
+        return spec.timeout or self.default_timeout
 
 
 def _to_json(value: object) -> str:
@@ -101,27 +127,38 @@ class CompiledTool:
         self.input_check = SchemaCheck(spec.definition["inputSchema"])
         output_schema = spec.definition.get("outputSchema")
         self.output_check = None if output_schema is None else SchemaCheck(output_schema)
+        self.wants_context = wants_context(spec.handler)
 
-    async def invoke(self, model: BaseModel) -> HandlerResult:
-        """Run the handler (a sync one in a worker thread), within the tool's timeout."""
-        timeout = self.spec.timeout
-        if not timeout:
-            return await self._run(model)
-        with anyio.move_on_after(timeout):
-            return await self._run(model)
-        raise HandlerTimedOut
+    @property
+    def is_async(self) -> bool:
+        return inspect.iscoroutinefunction(self.spec.handler)
 
-    async def _run(self, model: BaseModel) -> HandlerResult:
-        handler: Callable[[BaseModel], Any] = self.spec.handler
-        if inspect.iscoroutinefunction(handler):
-            outcome = await handler(model)
+    async def invoke(
+        self, model: BaseModel, context: Context, timeout: float | None, pool: WorkerPool
+    ) -> Any:
+        """Run the handler (a sync one on the worker pool), within `timeout` seconds."""
+        try:
+            if not timeout:
+                return await self._run(model, context, pool)
+            with anyio.move_on_after(timeout):
+                return await self._run(model, context, pool)
+        except BaseException:
+            context.is_cancelled = True  # for a sync handler's thread, which runs on
+            raise
+        context.is_cancelled = True
+        raise HandlerTimedOut(timeout)
+
+    async def _run(self, model: BaseModel, context: Context, pool: WorkerPool) -> Any:
+        handler: Callable[..., Any] = self.spec.handler
+        args: tuple[Any, ...] = (model, context) if self.wants_context else (model,)
+        if self.is_async:
+            outcome = await handler(*args)
         else:
             # A worker thread keeps a slow sync handler from blocking other requests.
-            outcome = await anyio.to_thread.run_sync(handler, model, abandon_on_cancel=True)
+            outcome = await pool.run(handler, *args)
         if inspect.isawaitable(outcome):
             outcome = await outcome
-        result: HandlerResult = outcome
-        return result
+        return outcome
 
     def to_result(self, outcome: HandlerResult) -> CallToolResult:
         """Turn what a handler returned into a tool result, checking the output schema."""
@@ -131,7 +168,7 @@ class CompiledTool:
             return outcome
         if _is_content_list(outcome):
             return self._content_result(outcome)
-        data = self._plain_data(outcome)
+        data = plain_json(self._plain_data(outcome))  # or NotJson
         if self.output_check is not None:
             return self._structured(data, None)
         if data is None:
@@ -181,7 +218,9 @@ class CompiledTool:
 class Dispatcher:
     """Serves tools/list and tools/call for a fixed table of tools."""
 
-    def __init__(self, tools: Sequence[ToolSpec[Any]]) -> None:
+    def __init__(self, tools: Sequence[ToolSpec[Any]], policy: CallPolicy | None = None) -> None:
+        self.policy = policy or CallPolicy()
+        self.log_levels = LogLevels()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
         # Plain JSON, built once: tools/list answers with these very objects.
         self._published: list[Any] = json.loads(_to_json([spec.definition for spec in tools]))
@@ -189,6 +228,11 @@ class Dispatcher:
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self._tools.get(name)
         return None if tool is None else tool.spec.definition["inputSchema"]
+
+    @property
+    def tool_scopes(self) -> dict[str, tuple[str, ...]]:
+        """The OAuth scopes each tool needs, for the HTTP gate."""
+        return {name: tool.spec.scopes for name, tool in self._tools.items()}
 
     @property
     def published(self) -> list[Any]:
@@ -216,8 +260,15 @@ class Dispatcher:
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: CallToolRequestParams
-    ) -> CallToolResult:
-        return await self.call(params.name, params.arguments or {})
+    ) -> CallToolResult | InputRequiredResult:
+        context = Context(
+            ctx,
+            env_names=self.policy.env_names,
+            log_levels=self.log_levels,
+            answers=plain_answers(params.input_responses),
+            state=params.request_state,
+        )
+        return await self.call(params.name, params.arguments or {}, context)
 
     def _tool(self, name: str) -> CompiledTool:
         tool = self._tools.get(name)
@@ -231,30 +282,105 @@ class Dispatcher:
         tool = self._tool(name)
         problems = tool.input_check.problems(arguments)
         if problems:
-            return error_result(
-                f"Invalid arguments for tool {name!r}:\n" + "\n".join(f"- {p}" for p in problems)
-            )
+            # A value is quoted in part only: the reason is what helps, not 10 MB echoed back.
+            lines = "\n".join(f"- {shortened(p, PROBLEM_LIMIT)}" for p in problems[:MAX_PROBLEMS])
+            more = len(problems) - MAX_PROBLEMS
+            lines += f"\n- … and {more} more" if more > 0 else ""
+            return error_result(f"Invalid arguments for tool {name!r}:\n{lines}")
         model: BaseModel = typed_arguments(tool.spec.input_model, arguments)
         return model
 
-    async def call(self, name: str, arguments: Mapping[str, Any]) -> CallToolResult:
-        """Validate, build the typed model, run the handler, check its result."""
+    async def call(
+        self, name: str, arguments: Mapping[str, Any], context: Context | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Validate, build the typed model, run the handler, check its result.
+
+        Nothing the handler raises escapes, not even `SystemExit` or `GeneratorExit`: one bad
+        call must not end the server for every other client.
+        """
         tool = self._tool(name)
         model = self.admit(name, arguments)
         if isinstance(model, CallToolResult):
             return model
+        context = context or Context(None, env_names=self.policy.env_names)
         try:
-            outcome = await tool.invoke(model)
-        except NotImplementedError:
+            if tool.spec.confirm:
+                await _confirm(tool.spec, context)
+            policy = self.policy
+            timeout = policy.timeout_of(tool.spec)
+            outcome = await tool.invoke(model, context, timeout, policy.workers)
+            result = tool.to_result(outcome)
+        except InputRequired as asked:
+            return asked.result
+        except BaseException as exc:  # every kind, see the docstring
+            if _is_server_cancellation(exc):
+                raise
+            result = self._failure(tool, exc)
+        return finished(result, self.policy.errors.redactor, self.policy.max_result_bytes)
+
+    def _failure(self, tool: CompiledTool, exc: BaseException) -> CallToolResult:
+        name = tool.spec.name
+        if isinstance(exc, Raised):
+            exc = exc.original
+        if isinstance(exc, PoolSaturated):
+            return error_result(f"Tool {name!r} was not run: {exc}")
+        if isinstance(exc, ToolError):
+            return error_result(self.policy.errors.tool_error(exc))
+        if isinstance(exc, NotImplementedError):
             return error_result(
                 f"Tool {name!r} {NOT_IMPLEMENTED}: write its handler in {tool.spec.handler_path}"
             )
-        except HandlerTimedOut:
-            return error_result(f"Tool {name!r} timed out after {tool.spec.timeout:g} s")
-        except Exception as exc:
-            logger.exception("tool %r failed", name)
-            return error_result(f"Tool {name!r} failed: {type(exc).__name__}: {exc}")
-        return tool.to_result(outcome)
+        if isinstance(exc, NotJson):
+            return error_result(f"Tool {name!r} returned a value with no JSON form: {exc}")
+        if isinstance(exc, HandlerTimedOut):
+            return error_result(self._timed_out(tool, exc.seconds))
+        return error_result(self.policy.errors.unexpected(name, exc))
+
+    def _timed_out(self, tool: CompiledTool, seconds: float) -> str:
+        message = f"Tool {tool.spec.name!r} timed out after {seconds:g} s"
+        if tool.is_async:
+            return message
+        logger.warning("%s; its sync handler still runs in a worker thread", message)
+        return f"{message} (its work may still complete on the server)"
+
+
+async def _confirm(spec: ToolSpec[Any], context: Context) -> None:
+    """Ask the user before a tool marked `confirm: true` runs; raise unless they accept."""
+    question = f"Run the tool {spec.name!r}?"
+    try:
+        answer: ElicitResult = await context.elicit(question, {"type": "object", "properties": {}})
+    except InputRequired:
+        raise
+    except Exception as exc:
+        raise ToolError(
+            f"Tool {spec.name!r} needs the user's confirmation, and the client could not ask "
+            f"for it ({type(exc).__name__})"
+        ) from None
+    if answer.action != "accept":
+        raise ToolError(
+            f"Tool {spec.name!r} was not run: the user did not confirm ({answer.action})"
+        )
+
+
+def wants_context(handler: Callable[..., Any]) -> bool:
+    """True when the handler declares a second parameter: the context goes there."""
+    try:
+        parameters = list(inspect.signature(handler).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 and (
+        positional[1].default is inspect.Parameter.empty
+        or "Context" in str(positional[1].annotation)
+    )
+
+
+def _is_server_cancellation(exc: BaseException) -> bool:
+    """A cancellation the server asked for (shutdown, client cancel), not one a handler raised."""
+    if not isinstance(exc, asyncio.CancelledError):
+        return False
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def typed_arguments(model: type[ModelT], arguments: Mapping[str, Any]) -> ModelT:

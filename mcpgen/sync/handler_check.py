@@ -1,4 +1,5 @@
 """Static check that each tool's handler is what the dispatcher calls: `name(args: NameInput)`,
+or `name(args: NameInput, ctx: Context)` for a handler that wants the call's context,
 and that every name it imports from the generated package exists there.
 
 Done with `ast` on the file, never by importing it: `mcpgen check` must not run user code
@@ -13,6 +14,8 @@ from pathlib import Path, PurePosixPath
 
 from mcpgen.manifest.model import Manifest, Tool
 from mcpgen.render.plan import RenderPlan
+
+CONTEXT_CLASS = "Context"
 
 
 @dataclass(frozen=True)
@@ -46,13 +49,24 @@ def _signature_problem(function: ast.FunctionDef | ast.AsyncFunctionDef, tool: T
             f"`{tool.python_name}` takes no argument; "
             f"the dispatcher passes one `{tool.input_model}`"
         )
-    # Parameters after the first need defaults: the dispatcher passes exactly one argument.
+    # Parameters after the second need defaults: the dispatcher passes the arguments' model,
+    # and the context when the handler declares a second parameter.
     without_default = len(positional) - len(args.defaults)
     kw_without_default = [
         a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None
     ]
-    if without_default > 1 or kw_without_default:
-        return f"`{tool.python_name}` must take exactly one argument (the dispatcher passes one)"
+    if without_default > 2 or kw_without_default:
+        return (
+            f"`{tool.python_name}` must take one argument, or two (the arguments' model, "
+            "then the `Context`)"
+        )
+    if len(positional) >= 2:
+        context = _annotation_name(positional[1].annotation)
+        if context not in (None, CONTEXT_CLASS):
+            return (
+                f"the second argument of `{tool.python_name}` is annotated `{context}`; "
+                f"the dispatcher passes a `{CONTEXT_CLASS}` there"
+            )
     if positional:
         found = _annotation_name(positional[0].annotation)
         if found != tool.input_model:

@@ -20,6 +20,8 @@ TOOL = manifest_of(tool("get_data")).tools[0]
         "async def get_data(args: GetDataInput) -> str: ...",
         "def get_data(args: models.GetDataInput, *, extra: int = 1): ...",
         "def get_data(args: 'GetDataInput'): ...",
+        "async def get_data(args: GetDataInput, ctx: Context) -> str: ...",
+        "def get_data(args: GetDataInput, ctx): ...",
     ],
 )
 def test_handlers_the_dispatcher_can_call(source: str) -> None:
@@ -33,7 +35,8 @@ def test_handlers_the_dispatcher_can_call(source: str) -> None:
         ("def get_data(): ...", "takes no argument"),
         ("def get_data(args: dict): ...", "is annotated `dict`"),
         ("def get_data(args): ...", "has no type annotation"),
-        ("def get_data(a: GetDataInput, b: int): ...", "exactly one argument"),
+        ("def get_data(a: GetDataInput, b: int): ...", "second argument of `get_data`"),
+        ("def get_data(a: GetDataInput, b: Context, c: int): ...", "one argument, or two"),
         ("def get_data(:", "syntax error"),
     ],
 )

@@ -74,7 +74,8 @@ async def test_call_tool_result_passes_through() -> None:
 async def test_exception_is_a_tool_error_and_the_server_keeps_serving() -> None:
     async with Client(build_server()) as client:
         failed = await client.call_tool("boom", {})
-        assert failed.is_error and "ValueError: the handler broke" in text(failed)
+        assert failed.is_error and "failed: ValueError (error id " in text(failed)
+        assert "the handler broke" not in text(failed)  # the message goes to the log only
         assert text(await client.call_tool("shout", {"text": "still here"})) == "STILL HERE"
 
 

@@ -20,6 +20,10 @@ SERVER = serve.ServerInfo(
     instructions=None,
     required_env=(),
     env_defaults={},
+    secret_env=(),
+    env=(),
+    debug=False,
+    timeout=None,
 )
 
 dispatcher = Dispatcher(TOOLS)

@@ -3,6 +3,12 @@ knowledge graph. Relations should be in active voice
 
 This file is yours: mcpgen created it once and never changes it. The argument and result
 models are generated from mcpgen.yaml (`memory._generated.models`).
+
+A plain `def` runs in a worker thread, so blocking code (files, `requests`, a database
+driver) is fine here. Write `async def` only if the body awaits and never blocks.
+Raise `ToolError("...")` to answer with that message as the tool's error. For progress,
+logging to the client, questions to the user or the caller's identity, add a second
+parameter `ctx: Context` (both from `memory._generated`).
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 from memory._generated.models import CreateRelationsInput, CreateRelationsOutput
 
 
-async def create_relations(args: CreateRelationsInput) -> CreateRelationsOutput:
+def create_relations(args: CreateRelationsInput) -> CreateRelationsOutput:
     """Create multiple new relations between entities in the knowledge graph. Relations should be
     in active voice"""
     raise NotImplementedError

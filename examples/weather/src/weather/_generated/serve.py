@@ -19,8 +19,15 @@ import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
-from .runtime import Dispatcher
+from .context import handshake_era_api
+from .errors import ErrorPolicy, Redactor, redact_logs
+from .http_options import add_http_arguments, http_options
+from .limits import DEFAULT_TIMEOUT, DEFAULT_WORKERS, WorkerPool
+from .results import DEFAULT_MAX_RESULT_BYTES
+from .runtime import CallPolicy, Dispatcher
 from .stdio import UnreadableLinesAnswered
+
+DEBUG_ENV = "MCP_SERVER_DEBUG"
 
 
 @dataclass(frozen=True)
@@ -36,18 +43,25 @@ class ServerInfo:
     required_env: tuple[tuple[str, str], ...] = ()
     # Defaults the manifest gives, applied when the variable is unset.
     env_defaults: Mapping[str, str] = field(default_factory=dict)
+    # Variables whose values never appear in a reply or a log line.
+    secret_env: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()  # every variable the manifest lists, for `Context.env`
+    debug: bool = False  # the manifest's `debug`: full exception messages to the client
+    timeout: float | None = None  # the manifest's default per-call timeout
 
 
 def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
     """A fresh low-level server bound to the tool table (one per connection in tests)."""
-    server: Server[Any] = Server(
-        info.name,
-        version=info.version,
-        instructions=info.instructions,
-        get_tool_input_schema=dispatcher.input_schema,
-        on_list_tools=dispatcher.list_tools,
-        on_call_tool=dispatcher.call_tool,
-    )
+    with handshake_era_api():
+        server: Server[Any] = Server(
+            info.name,
+            version=info.version,
+            instructions=info.instructions,
+            get_tool_input_schema=dispatcher.input_schema,
+            on_list_tools=dispatcher.list_tools,
+            on_call_tool=dispatcher.call_tool,
+            on_set_logging_level=dispatcher.log_levels.set_level,
+        )
     server.middleware.append(dispatcher.publish_definitions)
     return server
 
@@ -60,13 +74,13 @@ async def serve_stdio(info: ServerInfo, dispatcher: Dispatcher) -> None:
         await server.run(answering, write_stream, server.create_initialization_options())
 
 
-def serve_http(info: ServerInfo, dispatcher: Dispatcher, host: str, port: int, path: str) -> None:
-    """Serve Streamable HTTP at http://HOST:PORT/PATH (DNS-rebinding protection on loopback)."""
-    import uvicorn  # noqa: PLC0415  (kept off the stdio start-up path)
+def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespace) -> None:
+    """Serve Streamable HTTP at http://HOST:PORT/PATH, protected on every bind (see `http`)."""
+    from . import http  # noqa: PLC0415  (kept off the stdio start-up path)
 
-    path = "/" + path.lstrip("/")  # `--path mcp` means /mcp
-    app = build_server(info, dispatcher).streamable_http_app(streamable_http_path=path, host=host)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    options = http_options(args)
+    app = http.build_app(build_server(info, dispatcher), options, dispatcher.tool_scopes)
+    http.serve(app, options)
 
 
 def apply_environment_defaults(defaults: Mapping[str, str]) -> None:
@@ -83,6 +97,20 @@ def missing_environment(required: Sequence[tuple[str, str]]) -> list[str]:
     ]
 
 
+def call_policy(info: ServerInfo, args: argparse.Namespace) -> CallPolicy:
+    """The dispatcher's limits and error wording from the manifest, the environment and flags."""
+    debug = args.debug or info.debug or os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    errors = ErrorPolicy(debug=debug, redactor=Redactor.from_environment(info.secret_env))
+    timeout = args.timeout if args.timeout is not None else (info.timeout or DEFAULT_TIMEOUT)
+    return CallPolicy(
+        errors=errors,
+        max_result_bytes=args.max_result_bytes,
+        default_timeout=timeout or None,
+        workers=WorkerPool(args.workers),
+        env_names=info.env,
+    )
+
+
 def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=info.script, description=info.description)
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
@@ -90,7 +118,33 @@ def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespa
     parser.add_argument("--port", type=int, default=8000, help="HTTP only (default: %(default)s)")
     parser.add_argument("--path", default="/mcp", help="HTTP only (default: %(default)s)")
     parser.add_argument("--log-level", default="WARNING", help="stderr log level")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        default=None,
+        help=f"send unexpected exceptions' messages to the client (also {DEBUG_ENV}=1)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds a call may run, for tools without their own `timeout`; 0: no limit "
+        f"(default: the manifest's `timeout`, else {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=DEFAULT_WORKERS,
+        help="threads for sync handlers; calls beyond are refused (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--max-result-bytes",
+        type=int,
+        default=DEFAULT_MAX_RESULT_BYTES,
+        help="larger tool results become error results; 0: no limit (default: %(default)s)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {info.version}")
+    add_http_arguments(parser)
     return parser.parse_args(argv)
 
 
@@ -103,9 +157,11 @@ def main(info: ServerInfo, dispatcher: Dispatcher, argv: Sequence[str] | None = 
     missing = missing_environment(info.required_env)
     if missing:
         sys.exit(f"{info.name}: missing required environment variables: {', '.join(missing)}")
+    dispatcher.policy = call_policy(info, args)
+    redact_logs(dispatcher.policy.errors.redactor)
     try:
         if args.transport == "http":
-            serve_http(info, dispatcher, args.host, args.port, args.path)
+            serve_http(info, dispatcher, args)
         else:
             anyio.run(serve_stdio, info, dispatcher)
     except KeyboardInterrupt:

@@ -20,6 +20,10 @@ SERVER = serve.ServerInfo(
     instructions="Use get_forecast for a city's forecast over the next days and get_alerts for active weather alerts in a US state. Temperatures follow the requested units.",
     required_env=(),
     env_defaults={},
+    secret_env=("WEATHER_API_KEY",),
+    env=("WEATHER_API_KEY",),
+    debug=False,
+    timeout=None,
 )
 
 dispatcher = Dispatcher(TOOLS)

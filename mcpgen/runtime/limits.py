@@ -1,0 +1,108 @@
+"""Bounded work: sync handlers run on a fixed set of threads that a timeout does not free.
+
+A thread cannot be stopped from outside. A sync handler that overruns its timeout keeps its
+thread until it returns, so the pool counts it as busy until then; when every thread is busy
+a call is refused at once with an error result, instead of starting one more thread per call
+(which let 300 timed-out calls leave 303 threads behind).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_WORKERS = 16
+DEFAULT_TIMEOUT = 60.0
+
+
+class PoolSaturated(Exception):
+    """Every worker thread is busy (some perhaps with calls that already timed out)."""
+
+
+class Raised(Exception):
+    """What a handler raised, carried across the thread boundary as an ordinary exception.
+
+    `SystemExit` or `GeneratorExit` re-raised as they are in the event loop would unwind
+    the server itself; wrapped, they reach the dispatcher like any other failure.
+    """
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(original)
+        self.original = original
+
+
+class _Call:
+    """One call's state, read and written under the pool's lock."""
+
+    finished = False
+    overrun = False
+
+
+class WorkerPool:
+    """At most `size` sync handlers at once, each holding its thread until it really ends."""
+
+    def __init__(self, size: int = DEFAULT_WORKERS) -> None:
+        self.size = size
+        self._busy = 0
+        self._overrun = 0  # calls answered (timed out, cancelled) whose thread still runs
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+
+    @property
+    def busy(self) -> int:
+        return self._busy
+
+    @property
+    def overrun(self) -> int:
+        return self._overrun
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(*args)` in a worker thread, with the caller's context variables."""
+        with self._lock:
+            if self._busy >= self.size:
+                raise PoolSaturated(self._saturation_message())
+            self._busy += 1
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.size, thread_name_prefix="handler")
+        call = _Call()
+        context = contextvars.copy_context()
+        future = self._executor.submit(self._work, call, context, function, *args)
+        try:
+            outcome = await asyncio.wrap_future(future)
+        finally:
+            with self._lock:
+                if not call.finished:  # answered (timed out, cancelled) while still running
+                    call.overrun = True
+                    self._overrun += 1
+        if isinstance(outcome, Raised):
+            raise outcome
+        return outcome
+
+    def _work(
+        self, call: _Call, context: contextvars.Context, function: Callable[..., Any], *args: Any
+    ) -> Any:
+        try:
+            return context.run(function, *args)
+        except BaseException as exc:  # every kind, see `Raised`
+            return Raised(exc)
+        finally:
+            with self._lock:
+                call.finished = True
+                self._busy -= 1
+                if call.overrun:
+                    self._overrun -= 1
+                    logger.warning("a sync handler finished after its call was answered")
+
+    def _saturation_message(self) -> str:
+        stuck = f", {self._overrun} of them past their timeout" if self._overrun else ""
+        return (
+            f"the server is busy: all {self.size} worker threads are running sync handlers"
+            f"{stuck}; try again later (the server's --workers sets how many)"
+        )

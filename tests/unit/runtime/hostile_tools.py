@@ -1,0 +1,96 @@
+"""Handlers that misbehave in every way a handler can, for the dispatcher's robustness tests."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import os
+import sys
+import time
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from mcpgen.runtime.errors import ToolError
+from mcpgen.runtime.runtime import ToolSpec
+from mcpgen.runtime.serve import ServerInfo
+
+SECRET_ENV = "HOSTILE_DB_PASSWORD"
+
+
+class Args(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    what: str = ""
+    seconds: float = 0
+
+
+def raise_it(args: Args) -> Any:
+    """Raise (or return) whatever `what` names."""
+    kinds: dict[str, Any] = {
+        "system-exit": SystemExit(3),
+        "keyboard-interrupt": KeyboardInterrupt(),
+        "generator-exit": GeneratorExit(),
+        "tool-error": ToolError("the city is unknown"),
+        "leak": RuntimeError(f"could not connect to postgres://app:{os.environ[SECRET_ENV]}@db/x"),
+    }
+    if args.what in kinds:
+        raise kinds[args.what]
+    returned: dict[str, Any] = {
+        "datetime": {"at": datetime.datetime(2024, 5, 1, tzinfo=datetime.UTC)},
+        "set": {"tags": {"b"}},
+        "bytes": {"raw": b"\xff\x00"},
+        "nan": {"ratio": float("nan")},
+        "surrogate": {"name": "caf\udce9.txt"},
+        "object": {"thing": object()},
+        "big": "x" * 5_000_000,
+        "secret": f"the password is {os.environ[SECRET_ENV]}",
+    }
+    return returned[args.what]
+
+
+async def cancel_itself(args: Args) -> str:
+    raise asyncio.CancelledError
+
+
+async def exit_async(args: Args) -> str:
+    sys.exit(2)
+
+
+def sleep_sync(args: Args) -> str:
+    time.sleep(args.seconds)
+    return "slept"
+
+
+async def sleep_async(args: Args) -> str:
+    await asyncio.sleep(args.seconds)
+    return "slept"
+
+
+OPEN = {"type": "object", "properties": {"what": {"type": "string"}, "seconds": {"type": "number"}}}
+LONG = {"type": "object", "properties": {"text": {"type": "string", "maxLength": 10}}}
+
+
+def _spec(name: str, handler: Any, schema: Any = OPEN, **extra: Any) -> Any:
+    definition = {"name": name, "inputSchema": schema}
+    return ToolSpec(
+        definition, input_model=Args, handler=handler, handler_path=f"h/{name}.py", **extra
+    )
+
+
+TOOLS: tuple[ToolSpec[Any], ...] = (
+    _spec("raise_it", raise_it),
+    _spec("cancel_itself", cancel_itself),
+    _spec("exit_async", exit_async),
+    _spec("sleep_sync", sleep_sync, timeout=0.2),
+    _spec("sleep_async", sleep_async, timeout=0.2),
+    _spec("long_text", raise_it, schema=LONG),
+    _spec("sleep_untimed", sleep_async),
+    _spec("admin_only", sleep_async, scopes=("admin",)),
+)
+INFO = ServerInfo(
+    name="hostile",
+    version="0.1.0",
+    script="hostile-server",
+    description="Misbehaving handlers.",
+    secret_env=(SECRET_ENV,),
+)

@@ -1,0 +1,172 @@
+"""The HTTP transport on a real server process, 127.0.0.1 only: every attack refused."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from mcpgen.runtime.http import transport_security
+from mcpgen.runtime.http_options import HttpOptions
+from tests.unit.runtime.http_wire import SERVER, Answer, free_port, http_server
+
+TOKEN = "t0ken-for-the-tests-0123456789"
+TOKEN_ARGS = ["--auth-token-env", "MCP_TEST_TOKEN"]
+TOKEN_ENV = {"MCP_TEST_TOKEN": TOKEN}
+
+
+def test_healthz_needs_no_auth_and_opens_no_session() -> None:
+    with http_server(TOKEN_ARGS, TOKEN_ENV) as server:
+        answer = server.request("GET", "/healthz")
+    assert answer.status == 200 and json.loads(answer.body) == {"status": "ok"}
+    assert "mcp-session-id" not in answer.headers
+
+
+@pytest.mark.parametrize("bind", ["127.0.0.1", "0.0.0.0"])
+def test_foreign_host_and_origin_are_refused_on_any_bind(bind: str) -> None:
+    with http_server(TOKEN_ARGS, TOKEN_ENV, host=bind) as server:
+        server.headers = {"authorization": f"Bearer {TOKEN}"}
+        assert server.open_session(host="evil.example").status == 421
+        assert server.open_session(origin="http://evil.example").status == 403
+        assert server.open_session(origin=f"http://localhost:{server.port}").status == 200
+        assert server.open_session().status == 200
+
+
+def test_an_allowed_host_is_accepted() -> None:
+    args = [*TOKEN_ARGS, "--allowed-host", "mcp.example.com"]
+    with http_server(args, TOKEN_ENV, host="0.0.0.0") as server:
+        server.headers = {"authorization": f"Bearer {TOKEN}"}
+        assert server.open_session(host="mcp.example.com").status == 200
+        assert server.open_session(origin="https://mcp.example.com").status == 200
+        assert server.open_session(host="other.example.com").status == 421
+
+
+def test_bearer_token_missing_or_wrong_is_401_right_is_200() -> None:
+    with http_server(TOKEN_ARGS, TOKEN_ENV) as server:
+        missing = server.open_session()
+        wrong = server.open_session(authorization=f"Bearer {TOKEN[:-1]}x")
+        right = server.open_session(authorization=f"Bearer {TOKEN}")
+    for refused in (missing, wrong):
+        assert refused.status == 401
+        assert refused.headers["www-authenticate"].startswith("Bearer ")
+        assert TOKEN not in refused.body.decode()
+    assert right.status == 200
+
+
+def test_a_non_loopback_bind_without_auth_refuses_to_start() -> None:
+    port = str(free_port())
+    done = subprocess.run(
+        [sys.executable, str(SERVER), "--transport", "http", "--host", "0.0.0.0", "--port", port],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 1
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "refusing to serve 0.0.0.0 without authentication" in lines[0]
+    assert "--auth-token-env" in lines[0] and "--allow-unauthenticated" in lines[0]
+
+
+def test_allow_unauthenticated_insists() -> None:
+    with http_server(["--allow-unauthenticated"], host="0.0.0.0") as server:
+        assert server.open_session().status == 200
+
+
+def test_an_8_mib_body_is_413() -> None:
+    with http_server() as server:
+        big = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "pad": "' + b"x" * (8 << 20) + b'"}'
+        headers = {"content-type": "application/json", "accept": "application/json"}
+        answer = server.request("POST", body=big, headers=headers)
+        assert answer.status == 413
+        assert server.open_session().status == 200
+
+
+def test_a_body_sent_too_slowly_is_408() -> None:
+    import socket
+
+    with http_server(["--read-timeout", "0.5"]) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            head = (
+                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                "Accept: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            raw.sendall(head.encode())
+            reply = raw.recv(1000).decode()
+        assert reply.startswith("HTTP/1.1 408")
+
+
+def test_sessions_per_client_are_capped_and_freed_by_delete_or_idle_expiry() -> None:
+    args = ["--max-sessions-per-client", "3", "--session-idle-timeout", "1"]
+    with http_server(args) as server:
+        opened = [server.open_session() for _ in range(3)]
+        assert all(a.status == 200 for a in opened)
+        refused = server.open_session()
+        assert refused.status == 429 and "too many open sessions" in refused.body.decode()
+        deleted = server.request("DELETE", headers={"mcp-session-id": _sid(opened[0])})
+        assert deleted.status in (200, 204)
+        assert server.open_session().status == 200
+        time.sleep(2)  # all idle: expired
+        assert all(server.open_session().status == 200 for _ in range(3))
+
+
+def test_total_sessions_are_capped() -> None:
+    with http_server(["--max-sessions", "2", "--max-sessions-per-client", "0"]) as server:
+        assert [server.open_session().status for _ in range(3)] == [200, 200, 503]
+
+
+def test_stateless_and_json_response_modes() -> None:
+    with http_server(["--stateless", "--json-response"]) as server:
+        answer = server.open_session()
+        assert answer.status == 200 and "mcp-session-id" not in answer.headers
+        assert answer.headers["content-type"].startswith("application/json")
+        assert server.call("raise_it", {"what": "datetime"})["isError"] is False
+
+
+@pytest.mark.parametrize("what", ["system-exit", "generator-exit", "keyboard-interrupt"])
+def test_base_exceptions_leave_the_http_server_serving(what: str) -> None:
+    with http_server(["--stateless", "--json-response"]) as server:
+        assert server.call("raise_it", {"what": what})["isError"] is True
+        assert server.call("exit_async", {})["isError"] is True
+        assert server.call("raise_it", {"what": "datetime"})["isError"] is False
+        assert server.request("GET", "/healthz").status == 200
+
+
+def test_sigterm_lets_calls_in_flight_finish_and_exits_0() -> None:
+    with http_server(["--timeout", "20", "--shutdown-grace", "10"]) as server:
+        session = _sid(server.open_session())
+        results: list[Any] = []
+
+        def one_call() -> None:
+            results.append(server.call("sleep_untimed", {"seconds": 1.5}, session=session))
+
+        callers = [threading.Thread(target=one_call) for _ in range(3)]
+        for caller in callers:
+            caller.start()
+        time.sleep(0.5)
+        server.process.send_signal(15)
+        time.sleep(0.3)
+        assert server.open_session().status == 503  # draining: nothing new
+        for caller in callers:
+            caller.join(timeout=20)
+        assert server.process.wait(timeout=20) == 0
+    assert len(results) == 3 and all(r["content"][0]["text"] == "slept" for r in results)
+
+
+def test_default_allow_list_names_loopback_and_the_bind_address() -> None:
+    settings = transport_security(HttpOptions(host="10.1.2.3", allowed_hosts=("a.example:443",)))
+    assert "127.0.0.1:*" in settings.allowed_hosts and "10.1.2.3:*" in settings.allowed_hosts
+    assert (
+        "a.example:443" in settings.allowed_hosts
+        and "a.example:443:*" not in settings.allowed_hosts
+    )
+    assert "https://a.example:443" in settings.allowed_origins
+
+
+def _sid(answer: Answer) -> str:
+    return answer.headers["mcp-session-id"]

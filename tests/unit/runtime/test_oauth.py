@@ -1,0 +1,97 @@
+"""OAuth 2.1 resource-server mode: JWTs from a local key and a JWKS file, no network."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+from tests.unit.runtime.http_wire import HttpServer, http_server
+
+ISSUER = "https://issuer.example"
+RESOURCE = "http://127.0.0.1/mcp"
+
+
+def rsa_key() -> rsa.RSAPrivateKey:
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+SIGNING_KEY = rsa_key()
+OTHER_KEY = rsa_key()
+
+
+def token(key: rsa.RSAPrivateKey = SIGNING_KEY, **claims: Any) -> str:
+    now = int(time.time())
+    body = {"iss": ISSUER, "aud": RESOURCE, "sub": "alice", "exp": now + 300, "iat": now}
+    body.update(claims)
+    return jwt.encode(body, key, algorithm="RS256", headers={"kid": "k1"})
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer]:
+    public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(SIGNING_KEY.public_key()))
+    jwks = tmp_path_factory.mktemp("jwks") / "jwks.json"
+    jwks.write_text(json.dumps({"keys": [{**public, "kid": "k1", "use": "sig", "alg": "RS256"}]}))
+    args = [
+        "--oauth-issuer", ISSUER, "--oauth-resource", RESOURCE, "--oauth-jwks-file", str(jwks),
+        "--stateless", "--json-response",
+    ]  # fmt: skip
+    with http_server(args) as running:
+        yield running
+
+
+def call(server: HttpServer, bearer: str | None, name: str = "raw", **args: Any) -> Any:
+    headers = {} if bearer is None else {"authorization": f"Bearer {bearer}"}
+    message = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "raise_it" if name == "raw" else name, "arguments": args},
+    }
+    return server.post(message, **headers)
+
+
+def test_a_valid_token_is_served(server: HttpServer) -> None:
+    answer = call(server, token(scope="read"), what="datetime")
+    assert answer.status == 200 and answer.json()["result"]["isError"] is False
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        None,
+        token(aud="https://other.example/mcp"),
+        token(iss="https://evil.example"),
+        token(exp=int(time.time()) - 3600),
+        token(OTHER_KEY),
+        "not.a.jwt",
+        jwt.encode({"iss": ISSUER, "aud": RESOURCE, "exp": 2**40}, "k" * 32, algorithm="HS256"),
+    ],
+    ids=["missing", "wrong-audience", "wrong-issuer", "expired", "wrong-key", "garbage", "hs256"],
+)
+def test_bad_tokens_are_401_with_a_challenge(server: HttpServer, bad: str | None) -> None:
+    answer = call(server, bad, what="datetime")
+    assert answer.status == 401
+    challenge = answer.headers["www-authenticate"]
+    assert challenge.startswith("Bearer ") and "resource_metadata=" in challenge
+
+
+def test_a_tool_scope_is_enforced_403_insufficient_scope(server: HttpServer) -> None:
+    refused = call(server, token(scope="read"), name="admin_only", seconds=0)
+    assert refused.status == 403
+    assert 'error="insufficient_scope"' in refused.headers["www-authenticate"]
+    assert 'scope="admin"' in refused.headers["www-authenticate"]
+    allowed = call(server, token(scope="read admin"), name="admin_only", seconds=0)
+    assert allowed.status == 200 and allowed.json()["result"]["isError"] is False
+
+
+def test_protected_resource_metadata_is_served(server: HttpServer) -> None:
+    answer = server.request("GET", "/.well-known/oauth-protected-resource/mcp")
+    assert answer.status == 200
+    metadata = json.loads(answer.body)
+    assert metadata["resource"] == RESOURCE and metadata["authorization_servers"] == [ISSUER]
