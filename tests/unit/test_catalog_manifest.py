@@ -145,7 +145,8 @@ def test_snake_case_keys_and_static_contents() -> None:
         (
             "resources:\n  - {uri: a://x, name: r, text: a, file: f}\n",
             [
-                "mcpgen.yaml:5:36: resources[0].file: a resource has static `text` or a `file`, not both"
+                "mcpgen.yaml:5:36: resources[0].file: a resource has static `text` or a "
+                "`file`, not both"
             ],
         ),
     ],
