@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from mcpgen.manifest.catalog_checks import template_variables
 from mcpgen.manifest.model import Manifest, Prompt, Resource, ResourceTemplate
@@ -92,3 +92,39 @@ def passed_names(handler: CatalogHandler) -> list[str]:
     if isinstance(entry, Prompt):
         return [a.name for a in entry.arguments]
     return []
+
+
+def static_reads(manifest: Manifest) -> list[tuple[str, str, str]]:
+    """(uri, "text" or "blob", contents) for each resource whose contents are static."""
+    found = []
+    for resource in manifest.resources:
+        if resource.text is not None:
+            found.append((resource.uri, "text", resource.text))
+        elif resource.content is not None:
+            if is_text(resource.mime_type, resource.content):
+                found.append((resource.uri, "text", resource.content.decode("utf-8")))
+            else:
+                found.append((resource.uri, "blob", base64.b64encode(resource.content).decode()))
+    return found
+
+
+def prompt_renders(manifest: Manifest) -> list[tuple[str, dict[str, str], str]]:
+    """(prompt, arguments, rendered text) for each static prompt, every argument given."""
+    found = []
+    for prompt in manifest.prompts:
+        if prompt.template is None:
+            continue
+        arguments = {a.name: f"<{a.name}>" for a in prompt.arguments}
+        found.append((prompt.name, arguments, prompt.template.format_map(arguments)))
+    return found
+
+
+def catalog_test_context(manifest: Manifest) -> dict[str, Any]:
+    """What the generated catalog contract test compares the server with."""
+    return {
+        "resource_entries": [r.wire() for r in manifest.resources],
+        "template_entries": [t.wire() for t in manifest.resource_templates],
+        "prompt_entries": [p.wire() for p in manifest.prompts],
+        "static_reads": static_reads(manifest),
+        "prompt_renders": prompt_renders(manifest),
+    }

@@ -14,6 +14,7 @@ from mcpgen.manifest.model import UNIMPLEMENTED_WIRE, WIRE_KEYS, Manifest, Tool
 from mcpgen.models import render_models
 from mcpgen.render.catalog import (
     catalog_handlers,
+    catalog_test_context,
     prompt_completions,
     static_contents,
 )
@@ -53,7 +54,8 @@ class RenderPlan:
 
 CONTRACT_TEST = "tests/test_contract.py"
 VERDICT_TEST = "tests/test_schema_verdicts.py"
-GENERATED_TESTS = (CONTRACT_TEST, VERDICT_TEST)
+CATALOG_TEST = "tests/test_catalog_contract.py"
+GENERATED_TESTS = (CONTRACT_TEST, VERDICT_TEST, CATALOG_TEST)
 
 
 class ProjectPaths:
@@ -142,6 +144,7 @@ def _generated_files(
         "catalog_handlers": catalog_handlers(manifest),
         "static_contents": static_contents(manifest),
         "prompt_completions": prompt_completions(manifest),
+        **catalog_test_context(manifest),
     }
     rendered = {
         f"{paths.generated}/__init__.py": "__init__.py.jinja",
@@ -155,6 +158,7 @@ def _generated_files(
     }
     if manifest.has_catalog:
         rendered[f"{paths.generated}/catalog_table.py"] = "catalog_table.py.jinja"
+        rendered[CATALOG_TEST] = "test_catalog_contract.py.jinja"
     files = [PlannedFile(f"{paths.generated}/models.py", models_source, "generated")]
     files += [PlannedFile(path, _render(t, **context), "generated") for path, t in rendered.items()]
     files += _runtime_files(paths)

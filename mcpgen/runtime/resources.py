@@ -220,7 +220,7 @@ class Subscriptions:
         for session in list(self._sessions.get(uri, {}).values()):
             try:
                 await session.send_resource_updated(uri)
-            except Exception:  # noqa: BLE001  (a closed session must not stop the others)
+            except Exception:  # a closed session must not stop the others
                 self.remove(uri, session)
             else:
                 told += 1
