@@ -215,12 +215,25 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
                 "type": "object",
                 "$defs": {
                     "address": {
+                        "$anchor": "address",
                         "type": "object",
                         "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
                     }
                 },
                 "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
                 "additionalProperties": False,
+                "allOf": [
+                    {
+                        "anyOf": [
+                            {"required": ["name"]},
+                            {"required": ["address"]},
+                            {"maxProperties": 0},
+                        ]
+                    }
+                ],
+                "if": {"required": ["address"]},
+                "then": {"required": ["name"]},
+                "else": {},
             },
         },
         input_model=JsonSchema202012ToolInput,
