@@ -19,7 +19,11 @@ RECIPES: dict[str, list[str]] = {
     "weather": ["weather"],
     "notes-app": ["--manifest", str(EXAMPLES / "notes-app" / "mcpgen.yaml")],
     "memory": ["--manifest", str(EXAMPLES / "memory" / "mcpgen.yaml")],
+    "everything": ["--manifest", str(EXAMPLES / "everything" / "mcpgen.yaml")],
 }
+# Examples whose handlers and handler tests are written, not stubs: those user-owned files
+# are laid over the fresh tree (mcpgen never changes a user file, so this is what a user has).
+WRITTEN = {"everything": ("src/everything/handlers/", "tests/test_test_", "tests/test_json_")}
 
 
 def produce(name: str, destination: Path, cwd: Path | None = None) -> None:
@@ -30,6 +34,10 @@ def produce(name: str, destination: Path, cwd: Path | None = None) -> None:
         "new", *positional, "--dir", str(destination), "--no-input", "--no-git", *options, cwd=cwd
     )
     assert done.returncode == 0, done.stderr
+    for written in sorted((EXAMPLES / name).rglob("*.py")) if name in WRITTEN else ():
+        relative = written.relative_to(EXAMPLES / name).as_posix()
+        if relative.startswith(WRITTEN[name]) and "__pycache__" not in relative:
+            shutil.copyfile(written, destination / relative)
 
 
 def tree(root: Path) -> dict[str, bytes]:

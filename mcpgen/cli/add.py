@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -39,6 +39,57 @@ def add_tool(
     with project_lock(path.parent):  # no other mcpgen between the edit and the generate
         append_tool_to_manifest(path, name, description)
         err.print(f"Added tool {name} to {display_name(path)}", markup=False)
+        generate_and_report(path.parent, err, manifest_path=path)
+
+
+@add_app.command("resource")
+def add_resource(
+    name: Annotated[str, typer.Argument(help="Resource name, e.g. settings.")],
+    uri: Annotated[str, typer.Option("--uri", help="The resource's URI, e.g. config://app.")],
+    description: Annotated[
+        str | None, typer.Option("--description", "-d", help="What the resource holds.")
+    ] = None,
+    text: Annotated[
+        str | None, typer.Option("--text", help="Static contents (default: a handler).")
+    ] = None,
+    directory: Annotated[
+        Path, typer.Option("--dir", help="Project directory (or its manifest file).")
+    ] = Path("."),
+) -> None:
+    """Append a resource to mcpgen.yaml (comments and formatting kept), then generate."""
+    from mcpgen.project.add import resource_entry
+
+    _add(directory, "resources", resource_entry(name, uri, description, text), "resource")
+
+
+@add_app.command("prompt")
+def add_prompt(
+    name: Annotated[str, typer.Argument(help="Prompt name, e.g. summarize.")],
+    description: Annotated[
+        str | None, typer.Option("--description", "-d", help="What the prompt is for.")
+    ] = None,
+    template: Annotated[
+        str | None, typer.Option("--template", help="Static text (default: a handler).")
+    ] = None,
+    directory: Annotated[
+        Path, typer.Option("--dir", help="Project directory (or its manifest file).")
+    ] = Path("."),
+) -> None:
+    """Append a prompt to mcpgen.yaml (comments and formatting kept), then generate."""
+    from mcpgen.project.add import prompt_entry
+
+    _add(directory, "prompts", prompt_entry(name, description, template), "prompt")
+
+
+def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
+    from mcpgen.cli.generate import generate_and_report
+    from mcpgen.manifest import display_name, find_manifest
+    from mcpgen.project.add import append_to_manifest
+
+    path = find_manifest(directory)
+    with project_lock(path.parent):  # no other mcpgen between the edit and the generate
+        append_to_manifest(path, key, entry, what)
+        err.print(f"Added {what} {entry['name']} to {display_name(path)}", markup=False)
         generate_and_report(path.parent, err, manifest_path=path)
 
 

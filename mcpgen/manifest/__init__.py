@@ -57,8 +57,11 @@ def display_name(path: Path) -> str:
     return os.path.normpath(path)
 
 
-def check_text(text: str, file: str) -> tuple[Manifest | None, list[Diagnostic]]:
-    """Load and validate manifest text; the manifest is None when there is any error."""
+def check_text(
+    text: str, file: str, root: Path | None = None
+) -> tuple[Manifest | None, list[Diagnostic]]:
+    """Load and validate manifest text; the manifest is None when there is any error.
+    `root`, the project folder, lets resource `file:`s be checked and read."""
     from mcpgen.manifest.load import load_yaml
     from mcpgen.manifest.validate import validate_manifest, with_tool_names
 
@@ -66,14 +69,14 @@ def check_text(text: str, file: str) -> tuple[Manifest | None, list[Diagnostic]]
         loaded = load_yaml(text, file)
         diagnostics = list(loaded.diagnostics)
         if loaded.data is not None:
-            found = validate_manifest(loaded.data, loaded.source_map, file)
+            found = validate_manifest(loaded.data, loaded.source_map, file, root)
             diagnostics += _without_consequences(found, loaded.diagnostics)
     except RecursionError:
         return None, [Diagnostic(file, 1, 1, "", "the manifest is nested too deeply to read")]
     diagnostics = sorted(set(with_tool_names(diagnostics, loaded.data)))
     if has_errors(diagnostics) or loaded.data is None:
         return None, diagnostics
-    return build_manifest(loaded.data), diagnostics
+    return build_manifest(loaded.data, root), diagnostics
 
 
 def _without_consequences(
@@ -100,7 +103,7 @@ def check_manifest(path: Path) -> tuple[Manifest | None, list[Diagnostic]]:
     except UnicodeDecodeError as exc:
         message = f"the manifest is not UTF-8 text (byte {exc.start} cannot be decoded)"
         return None, [Diagnostic(file, *_line_col(raw, exc.start), "", message)]
-    return check_text(text, file)
+    return check_text(text, file, path.parent)
 
 
 def _line_col(raw: bytes, offset: int) -> tuple[int, int]:

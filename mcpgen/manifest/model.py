@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from mcpgen import names
@@ -156,6 +157,171 @@ class Tool:
         return entry
 
 
+def _alias(raw: Mapping[str, Any], key: str, wire_key: str) -> Any:
+    return raw[key] if key in raw else raw.get(wire_key)
+
+
+def _renamed(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    renamed = raw.get("renamed_from", ())
+    return (renamed,) if isinstance(renamed, str) else tuple(renamed)
+
+
+# Keys of a resource, template or prompt published as written.
+_PASSED_THROUGH = ("title", "description", "annotations", "icons", "_meta", "size")
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource at a fixed URI: static text, a project file, or a user-owned handler."""
+
+    uri: str
+    name: str
+    python_name: str
+    mime_type: str | None = None
+    text: str | None = None
+    file: str | None = None  # relative to the project root
+    content: bytes | None = None  # the file's bytes, read when the manifest was loaded
+    subscribe: bool = False
+    extra_wire: JSON = field(default_factory=dict)
+    renamed_from: tuple[str, ...] = ()
+
+    @property
+    def has_handler(self) -> bool:
+        return self.text is None and self.file is None
+
+    def wire(self) -> JSON:
+        """The resources/list entry."""
+        entry: JSON = {"uri": self.uri, "name": self.name}
+        if self.mime_type is not None:
+            entry["mimeType"] = self.mime_type
+        return entry | self.extra_wire
+
+
+@dataclass(frozen=True)
+class ResourceTemplate:
+    """Resources named by an RFC 6570 URI template, read by a user-owned handler."""
+
+    uri_template: str
+    name: str
+    python_name: str
+    mime_type: str | None = None
+    parameters: JSON = field(default_factory=dict)  # JSON Schema per variable
+    completions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    extra_wire: JSON = field(default_factory=dict)
+    renamed_from: tuple[str, ...] = ()
+
+    def wire(self) -> JSON:
+        """The resources/templates/list entry."""
+        entry: JSON = {"uriTemplate": self.uri_template, "name": self.name}
+        if self.mime_type is not None:
+            entry["mimeType"] = self.mime_type
+        return entry | self.extra_wire
+
+
+@dataclass(frozen=True)
+class PromptArgument:
+    name: str
+    description: str | None = None
+    title: str | None = None
+    required: bool = False
+    completions: tuple[str, ...] = ()
+
+    def wire(self) -> JSON:
+        entry: JSON = {"name": self.name}
+        for key, value in (("title", self.title), ("description", self.description)):
+            if value is not None:
+                entry[key] = value
+        if self.required:
+            entry["required"] = True
+        return entry
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A prompt: a static template rendered from its arguments, or a user-owned handler."""
+
+    name: str
+    python_name: str
+    arguments: tuple[PromptArgument, ...] = ()
+    template: str | None = None
+    extra_wire: JSON = field(default_factory=dict)
+    renamed_from: tuple[str, ...] = ()
+
+    @property
+    def has_handler(self) -> bool:
+        return self.template is None
+
+    def wire(self) -> JSON:
+        """The prompts/list entry."""
+        entry: JSON = {"name": self.name} | self.extra_wire
+        if self.arguments:
+            entry["arguments"] = [a.wire() for a in self.arguments]
+        return entry
+
+
+def _python_name(raw: Mapping[str, Any]) -> str:
+    return str(raw.get("python_name") or names.python_identifier(raw["name"]))
+
+
+def _extra(raw: Mapping[str, Any]) -> JSON:
+    return {k: raw[k] for k in _PASSED_THROUGH if k in raw}
+
+
+def build_resource(raw: Mapping[str, Any], root: Path | None = None) -> Resource:
+    file = raw.get("file")
+    return Resource(
+        content=(root / file).read_bytes() if file and root is not None else None,
+        uri=raw["uri"],
+        name=raw["name"],
+        python_name=_python_name(raw),
+        mime_type=_alias(raw, "mime_type", "mimeType"),
+        text=raw.get("text"),
+        file=file,
+        subscribe=bool(raw.get("subscribe", False)),
+        extra_wire=_extra(raw),
+        renamed_from=_renamed(raw),
+    )
+
+
+def build_resource_template(raw: Mapping[str, Any]) -> ResourceTemplate:
+    return ResourceTemplate(
+        uri_template=_alias(raw, "uri_template", "uriTemplate"),
+        name=raw["name"],
+        python_name=_python_name(raw),
+        mime_type=_alias(raw, "mime_type", "mimeType"),
+        parameters=dict(raw.get("parameters") or {}),
+        completions={k: tuple(v) for k, v in (raw.get("completions") or {}).items()},
+        extra_wire=_extra(raw),
+        renamed_from=_renamed(raw),
+    )
+
+
+def build_prompt(raw: Mapping[str, Any]) -> Prompt:
+    return Prompt(
+        name=raw["name"],
+        python_name=_python_name(raw),
+        arguments=tuple(
+            PromptArgument(
+                name=a["name"],
+                description=a.get("description"),
+                title=a.get("title"),
+                required=bool(a.get("required", False)),
+                completions=tuple(a.get("completions", ())),
+            )
+            for a in raw.get("arguments", ())
+        ),
+        template=raw.get("template"),
+        extra_wire=_extra(raw),
+        renamed_from=_renamed(raw),
+    )
+
+
+def templates_of(raw: Mapping[str, Any]) -> list[Any]:
+    """The manifest's resource templates under either spelling."""
+    found = _alias(raw, "resource_templates", "resourceTemplates")
+    return found if isinstance(found, list) else []
+
+
 @dataclass(frozen=True)
 class Manifest:
     """A whole `mcpgen.yaml`, format 1."""
@@ -173,6 +339,14 @@ class Manifest:
     timeout: float | None = None  # default per-call timeout, for tools without their own
     debug: bool = False  # unexpected exceptions' messages reach the client
     publish: Publish = field(default_factory=Publish)
+    resources: tuple[Resource, ...] = ()
+    resource_templates: tuple[ResourceTemplate, ...] = ()
+    prompts: tuple[Prompt, ...] = ()
+
+    @property
+    def has_catalog(self) -> bool:
+        """Whether the server offers anything besides tools."""
+        return bool(self.resources or self.resource_templates or self.prompts)
 
     @property
     def script(self) -> str:
@@ -210,8 +384,9 @@ def build_tool(raw: Mapping[str, Any]) -> Tool:
     )
 
 
-def build_manifest(raw: Mapping[str, Any]) -> Manifest:
-    """Build the typed manifest from validated plain data (see `mcpgen.manifest.validate`)."""
+def build_manifest(raw: Mapping[str, Any], root: Path | None = None) -> Manifest:
+    """Build the typed manifest from validated plain data (see `mcpgen.manifest.validate`);
+    resource files are read from `root`, the project folder, when given."""
     name = raw["name"]
     distribution = names.distribution_name(name)
     return Manifest(
@@ -237,4 +412,7 @@ def build_manifest(raw: Mapping[str, Any]) -> Manifest:
         timeout=raw.get("timeout"),
         debug=bool(raw.get("debug", False)),
         publish=build_publish(raw.get("publish") or {}),
+        resources=tuple(build_resource(r, root) for r in raw.get("resources", ())),
+        resource_templates=tuple(build_resource_template(t) for t in templates_of(raw)),
+        prompts=tuple(build_prompt(p) for p in raw.get("prompts", ())),
     )

@@ -15,12 +15,14 @@ import re
 from collections import defaultdict
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
 from mcpgen import names
 from mcpgen.errors import Diagnostic
+from mcpgen.manifest.catalog_checks import catalog_findings, file_findings
 from mcpgen.manifest.messages import Finding, describe
 from mcpgen.manifest.model import UNIMPLEMENTED_WIRE
 from mcpgen.manifest.redos import backtracking_findings
@@ -44,8 +46,11 @@ def _manifest_validator() -> Draft202012Validator:
     return Draft202012Validator(json.loads(manifest_json_schema_text()))
 
 
-def validate_manifest(data: Any, source_map: SourceMap, file: str) -> list[Diagnostic]:
-    """All diagnostics for `data`, sorted by position; `file` is the name shown to the user."""
+def validate_manifest(
+    data: Any, source_map: SourceMap, file: str, root: Path | None = None
+) -> list[Diagnostic]:
+    """All diagnostics for `data`, sorted by position; `file` is the name shown to the user;
+    `root`, the project folder, when resource files are to be checked on disk."""
     findings = [
         finding
         for error in _manifest_validator().iter_errors(data)
@@ -57,6 +62,10 @@ def validate_manifest(data: Any, source_map: SourceMap, file: str) -> list[Diagn
         findings += backtracking_findings(tools)
         if data.get("inline_refs") is True:
             findings += _recursive_refs(tools)
+    if isinstance(data, dict):
+        findings += catalog_findings(data)
+        if root is not None:
+            findings += file_findings(data, root)
     if isinstance(data, dict) and isinstance(data.get("version"), str):
         findings += _version_findings(data["version"])
     if isinstance(data, dict) and isinstance(data.get("package"), str):

@@ -12,6 +12,12 @@ from mcpgen.errors import McpgenError
 from mcpgen.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
 from mcpgen.manifest.model import UNIMPLEMENTED_WIRE, WIRE_KEYS, Manifest, Tool
 from mcpgen.models import render_models
+from mcpgen.render.catalog import (
+    catalog_handlers,
+    catalog_test_context,
+    prompt_completions,
+    static_contents,
+)
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
 from mcpgen.render.invalid import accepts, invalid_arguments
@@ -51,7 +57,8 @@ class RenderPlan:
 
 CONTRACT_TEST = "tests/test_contract.py"
 VERDICT_TEST = "tests/test_schema_verdicts.py"
-GENERATED_TESTS = (CONTRACT_TEST, VERDICT_TEST)
+CATALOG_TEST = "tests/test_catalog_contract.py"
+GENERATED_TESTS = (CONTRACT_TEST, VERDICT_TEST, CATALOG_TEST)
 
 
 class ProjectPaths:
@@ -64,6 +71,10 @@ class ProjectPaths:
 
     def handler(self, tool: Tool) -> str:
         return f"{self.package}/handlers/{tool.python_name}.py"
+
+    def catalog_handler(self, python_name: str) -> str:
+        """A resource's, template's or prompt's handler: beside the tools' (names are unique)."""
+        return f"{self.package}/handlers/{python_name}.py"
 
     def user_test(self, tool: Tool) -> str:
         """`tests/test_<python_name>.py`; a tool named `contract` would take a generated test,
@@ -134,6 +145,10 @@ def _generated_files(
         "invalid_calls": _invalid_calls(manifest),
         "docs": [tool_doc(t, handler_paths[t.name]) for t in manifest.tools],
         "box": container(manifest),
+        "catalog_handlers": catalog_handlers(manifest),
+        "static_contents": static_contents(manifest),
+        "prompt_completions": prompt_completions(manifest),
+        **catalog_test_context(manifest),
     }
     rendered = {
         f"{paths.generated}/__init__.py": "__init__.py.jinja",
@@ -146,6 +161,9 @@ def _generated_files(
         "TOOLS.md": "TOOLS.md.jinja",
         "Dockerfile": "Dockerfile.jinja",
     }
+    if manifest.has_catalog:
+        rendered[f"{paths.generated}/catalog_table.py"] = "catalog_table.py.jinja"
+        rendered[CATALOG_TEST] = "test_catalog_contract.py.jinja"
     files = [PlannedFile(f"{paths.generated}/models.py", models_source, "generated")]
     files += [PlannedFile(path, _render(t, **context), "generated") for path, t in rendered.items()]
     files += _runtime_files(paths)
@@ -200,6 +218,19 @@ def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
             "user_test.py.jinja", example_arguments=_user_test_arguments(tool), **context
         )
         files.append(PlannedFile(paths.user_test(tool), test, "user", tool.name))
+    for handler in catalog_handlers(manifest):
+        description = getattr(handler.entry, "description", None)
+        description = description or handler.entry.extra_wire.get("description") or ""
+        summary = str(description).strip().split("\n")[0].strip()
+        text = _render(
+            "catalog_handler.py.jinja",
+            manifest=manifest,
+            entry=handler.entry,
+            kind=handler.kind,
+            signature=handler.signature,
+            summary=summary,
+        )
+        files.append(PlannedFile(paths.catalog_handler(handler.python_name), text, "user"))
     return files
 
 

@@ -261,8 +261,18 @@ class Context:
             answer = self._answers[key]
             self._recorded[key] = answer
             return answer
+        self._require_capability(
+            "elicitation" if isinstance(request, ElicitRequest) else "sampling"
+        )
         wire = request.model_dump(mode="json", by_alias=True, exclude_none=True)
         raise InputRequired({key: wire}, _encode_state(self._recorded))
+
+    def _require_capability(self, name: str) -> None:
+        """A client that did not declare `name` is never asked (the protocol forbids it)."""
+        session = None if self._request is None else self._request.session
+        declared = getattr(session, "client_capabilities", None)
+        if declared is not None and getattr(declared, name, None) is None:
+            raise ToolError(f"the client does not support {name}")
 
 
 def _encode_state(recorded: Mapping[str, Any]) -> str:

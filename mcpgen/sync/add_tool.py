@@ -142,13 +142,13 @@ def _lines(text: str) -> list[str]:
 
 
 def _append_to_block(
-    text: str, data: CommentedMap, tools: CommentedSeq, tool: dict[str, Any]
+    text: str, data: CommentedMap, tools: CommentedSeq, tool: dict[str, Any], key: str = "tools"
 ) -> str:
     lines = _lines(text)
     keys = list(data.keys())
-    after = keys.index("tools") + 1
+    after = keys.index(key) + 1
     stop = data.lc.key(keys[after])[0] if after < len(keys) else len(lines)
-    end = _block_end(lines, data.lc.key("tools")[0] + 1, stop)
+    end = _block_end(lines, data.lc.key(key)[0] + 1, stop)
     dash_line = lines[tools.lc.line]
     dash_col = len(dash_line) - len(dash_line.lstrip())
     item_col = tools.lc.item(0)[1]
@@ -186,8 +186,8 @@ def _value_events(text: str, key: str) -> list[Event]:
     raise McpgenError(f"cannot edit the manifest: its `{key}` value was not found")
 
 
-def _tools_node(text: str) -> _Node:
-    events = _value_events(text, "tools")
+def _tools_node(text: str, key: str = "tools") -> _Node:
+    events = _value_events(text, key)
     first, last = events[0], events[-1]
     has_items = len(events) > 2 and isinstance(first, CollectionStartEvent)
     return _Node(
@@ -197,19 +197,21 @@ def _tools_node(text: str) -> _Node:
     )
 
 
-def _append_to_flow(text: str, tool: dict[str, Any]) -> str:
-    node = _tools_node(text)
+def _append_to_flow(text: str, tool: dict[str, Any], key: str = "tools") -> str:
+    node = _tools_node(text, key)
     assert node.last_item_end is not None
     at = node.last_item_end
     return text[:at] + ", " + _flow_item(tool) + text[at:]
 
 
-def _replace_with_block(text: str, data: CommentedMap, tool: dict[str, Any]) -> str:
+def _replace_with_block(
+    text: str, data: CommentedMap, tool: dict[str, Any], key: str = "tools"
+) -> str:
     """`tools: []` or `tools:` (null) becomes a block list with the new tool."""
-    key_line, key_col = data.lc.key("tools")
-    node = _tools_node(text)
+    key_line, key_col = data.lc.key(key)
+    node = _tools_node(text, key)
     spans_lines = text.count("\n", 0, node.end) > key_line
-    if isinstance(data["tools"], CommentedSeq) and spans_lines:
+    if isinstance(data[key], CommentedSeq) and spans_lines:
         # `[` and `]` on different lines, maybe with comments between: fill the flow list.
         return text[: node.start + 1] + _flow_item(tool) + text[node.start + 1 :]
     if node.end > node.start:
@@ -225,9 +227,9 @@ def _first_block_item(tool: dict[str, Any], key_col: int) -> list[str]:
     return _block_item(tool, dash_col, dash_col + 2, _DEFAULT_MAPPING_INDENT)
 
 
-def _append_tools_key(text: str, tool: dict[str, Any]) -> str:
+def _append_tools_key(text: str, tool: dict[str, Any], key: str = "tools") -> str:
     at_end = text.count("\n") + 1
-    return _insert_lines(text, at_end, ["tools:", *_first_block_item(tool, 0)])
+    return _insert_lines(text, at_end, [f"{key}:", *_first_block_item(tool, 0)])
 
 
 def _load(text: str) -> CommentedMap:
@@ -261,3 +263,21 @@ def append_tool(text: str, name: str, description: str | None = None) -> str:
     if tools.fa.flow_style():
         return _append_to_flow(text, tool)
     return _append_to_block(text, data, tools, tool)
+
+
+def append_entry(text: str, key: str, entry: dict[str, Any], what: str) -> str:
+    """The manifest text with `entry` appended to the top-level list `key` (`resources`,
+    `prompts`), kept as `append_tool` keeps `tools`; no other byte changes."""
+    data = _load(text)
+    items = data.get(key)
+    if items is not None and not isinstance(items, CommentedSeq):
+        raise McpgenError(f"cannot add a {what}: the manifest's `{key}` is not a list")
+    if items and any(isinstance(i, dict) and i.get("name") == entry["name"] for i in items):
+        raise McpgenError(f"the manifest already has a {what} named {entry['name']!r}")
+    if key not in data:
+        return _append_tools_key(text, entry, key)
+    if not items:
+        return _replace_with_block(text, data, entry, key)
+    if items.fa.flow_style():
+        return _append_to_flow(text, entry, key)
+    return _append_to_block(text, data, items, entry, key)

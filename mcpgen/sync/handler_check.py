@@ -1,6 +1,6 @@
 """Static check that each tool's handler is what the dispatcher calls: `name(args: NameInput)`,
+or `name(args: NameInput, ctx: Context)` for a handler that wants the call's context,
 and that every name it imports from the generated package exists there.
-or `name(args: NameInput, ctx: Context)` for a handler that wants the call's context.
 
 Done with `ast` on the file, never by importing it: `mcpgen check` must not run user code
 (a handler may open connections at import time) and must work without the project installed.
@@ -134,7 +134,65 @@ def check_handlers(root: Path, manifest: Manifest, plan: RenderPlan) -> list[Han
             message = missing_imports(source, path, generated)
         if message is not None:
             problems.append(HandlerProblem(tool.name, path, message))
+    return problems + _catalog_problems(root, manifest, plan, generated)
+
+
+def _catalog_problems(
+    root: Path, manifest: Manifest, plan: RenderPlan, generated: dict[str, set[str]]
+) -> list[HandlerProblem]:
+    """Resource, template and prompt handlers: the function exists and takes, by name,
+    exactly what the server passes (plus `ctx`)."""
+    from mcpgen.render.catalog import catalog_handlers, passed_names
+
+    problems: list[HandlerProblem] = []
+    for handler in catalog_handlers(manifest):
+        path = f"src/{manifest.package}/handlers/{handler.python_name}.py"
+        if plan.get(path) is None:
+            continue
+        try:
+            source = (root / path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            problems.append(HandlerProblem(handler.name, path, "missing; run `mcpgen generate`"))
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(HandlerProblem(handler.name, path, f"cannot be read: {exc}"))
+            continue
+        message = keyword_signature_problem(source, handler.python_name, passed_names(handler))
+        message = message or missing_imports(source, path, generated)
+        if message is not None:
+            problems.append(HandlerProblem(handler.name, path, message))
     return problems
+
+
+def keyword_signature_problem(source: str, name: str, passed: list[str]) -> str | None:
+    """Why `name(**{p: ... for p in passed})` (plus `ctx` if declared) would fail, or None."""
+    try:
+        module = ast.parse(source)
+    except SyntaxError as exc:
+        return f"line {exc.lineno}: syntax error: {exc.msg}"
+    function = next(
+        (
+            node
+            for node in module.body
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name
+        ),
+        None,
+    )
+    expected = f"`{name}({', '.join(passed)})`"
+    if function is None:
+        return f"no function `{name}` (sync or async); the server calls {expected}"
+    args = function.args
+    named = [a.arg for a in [*args.args, *args.kwonlyargs]]
+    with_default = {a.arg for a in args.args[len(args.args) - len(args.defaults) :]}
+    with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
+    unknown = [n for n in named if n not in passed and n != "ctx" and n not in with_default]
+    if args.posonlyargs or unknown:
+        odd = unknown[0] if unknown else args.posonlyargs[0].arg
+        return f"`{name}` takes `{odd}`, which the server does not pass; it calls {expected}"
+    missing = [p for p in passed if p not in named]
+    if missing and args.kwarg is None:
+        return f"`{name}` does not take `{missing[0]}`; the server calls {expected}"
+    return None
 
 
 def _top_level_names(source: str) -> set[str]:

@@ -10,24 +10,12 @@ the line of the entry, raised before anything is written.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from mcpgen.errors import McpgenError
+from mcpgen.relpath import lexical_problem, outside_reason
 
-
-def lexical_problem(path: str) -> str | None:
-    """Why `path` is not a plain relative POSIX path inside a project, or None."""
-    if not isinstance(path, str) or not path:
-        return "an empty path"
-    if "\\" in path or "\x00" in path:
-        return "a path with a backslash or a NUL byte"
-    if path.startswith("/") or (len(path) > 1 and path[1] == ":"):
-        return "an absolute path"
-    parts = path.split("/")
-    if any(part in ("", ".", "..") for part in parts):
-        return "a path with `..`, `.` or an empty part" if ".." in parts else "a non-normal path"
-    return None
+__all__ = ["check_entry", "check_inside", "lexical_problem", "locate", "outside_reason"]
 
 
 def locate(text: str, needle: str) -> tuple[int, int]:
@@ -52,20 +40,6 @@ def check_entry(path: object, *, where: str, text: str | None = None) -> str:
         f"{where}:{line}:{col}: refusing {str(path)!r}, which is outside the project "
         f"({problem}); nothing was written or deleted (restore {where} from a trusted copy)"
     )
-
-
-def outside_reason(root: Path, path: str) -> str | None:
-    """Why writing `root/path` would leave the project through a symlink, or None.
-
-    Every folder on the way is resolved (symlinks followed); the file itself is not, since
-    mcpgen replaces a link at that name rather than writing through it.
-    """
-    base = root.resolve()
-    parent = (root / path).parent
-    resolved = Path(os.path.realpath(parent))
-    if resolved != base and base not in resolved.parents:
-        return f"a folder on its way is a symlink that leads out of the project ({resolved})"
-    return None
 
 
 def check_inside(root: Path, path: str, *, where: str) -> None:

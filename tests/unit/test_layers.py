@@ -26,6 +26,7 @@ LAYERS: list[set[str]] = [
         "git",
         "schema_walk",
         "runtime",
+        "relpath",
     },
     {"schema_refs"},
     {"manifest"},

@@ -51,7 +51,8 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 HandlerResult: TypeAlias = (
     str | Mapping[str, Any] | BaseModel | Sequence[ContentBlock] | CallToolResult | None
 )
-Handler: TypeAlias = Callable[[ModelT], HandlerResult | Awaitable[HandlerResult]]
+# The arguments model, then the `Context` when the handler declares one.
+Handler: TypeAlias = Callable[..., HandlerResult | Awaitable[HandlerResult]]
 
 NOT_IMPLEMENTED = "is not implemented yet"
 # An invalid-arguments reply lists at most this many problems, each cut to this length.
@@ -66,7 +67,7 @@ class ToolSpec(Generic[ModelT]):
 
     definition: Mapping[str, Any]
     input_model: type[ModelT]
-    handler: Handler[ModelT]
+    handler: Handler
     handler_path: str
     output_model: type[BaseModel] | None = None
     timeout: float | None = None

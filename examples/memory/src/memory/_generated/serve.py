@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 from mcp.server.lowlevel.server import Server
 
+from .catalog import Catalog
 from .context import handshake_era_api
 from .errors import ErrorPolicy, Redactor, redact_logs
 from .http_options import add_http_arguments, http_options
@@ -47,10 +48,12 @@ class ServerInfo:
     env: tuple[str, ...] = ()  # every variable the manifest lists, for `Context.env`
     debug: bool = False  # the manifest's `debug`: full exception messages to the client
     timeout: float | None = None  # the manifest's default per-call timeout
+    catalog: Catalog | None = None  # resources, templates and prompts, if any
 
 
 def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
     """A fresh low-level server bound to the tool table (one per connection in tests)."""
+    offered = {} if info.catalog is None else info.catalog.server_handlers(dispatcher)
     with handshake_era_api():
         server: Server[Any] = Server(
             info.name,
@@ -60,6 +63,7 @@ def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
             on_list_tools=dispatcher.list_tools,
             on_call_tool=dispatcher.call_tool,
             on_set_logging_level=dispatcher.log_levels.set_level,
+            **offered,
         )
     server.middleware.append(dispatcher.publish_definitions)
     return server
