@@ -29,7 +29,16 @@ sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """
 SDK_FLOOR = "import json, sys, mcp.server.lowlevel.server; print(json.dumps(sorted(sys.modules)))"
 # What the runtime may add to the SDK's own imports on the stdio path.
-RUNTIME_IMPORTS = {"anyio", "argparse", "jsonschema_rs", "regress", "mcpgen", "tests"}
+# `concurrent.futures`: the bounded worker pool that runs sync handlers.
+RUNTIME_IMPORTS = {
+    "anyio",
+    "argparse",
+    "concurrent",
+    "jsonschema_rs",
+    "regress",
+    "mcpgen",
+    "tests",
+}
 
 
 def _params() -> StdioServerParameters:
