@@ -17,7 +17,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TIERS: dict[str, tuple[str, ...]] = {
-    "e2e": ("tests/e2e/",),
+    # Real processes: generated projects in venvs, servers on loopback, signals, rival runs.
+    "e2e": (
+        "tests/e2e/",
+        "tests/sync/test_races.py",
+        "tests/hosts/test_doctor.py",
+        "tests/unit/runtime/test_http.py",
+        "tests/unit/runtime/test_limits.py",
+        "tests/unit/runtime/test_oauth.py",
+        "tests/unit/runtime/test_doctor_auth.py",
+        "tests/unit/test_ship_bundle.py",
+    ),
     # Differential and state-machine tests: many generated examples each, so minutes, not seconds.
     "property": ("tests/unit/runtime/test_verdicts.py", "tests/sync/test_property.py"),
     "golden": ("tests/test_examples.py", "tests/test_errors.py", "tests/hosts/test_render.py"),
@@ -42,7 +52,8 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.get_closest_marker("e2e"):  # marked by its module: slow whatever its folder
+        # Marked by its module or itself: slow whatever its folder.
+        if item.get_closest_marker("e2e") or item.get_closest_marker("property"):
             continue
         path = item.path.relative_to(ROOT).as_posix()
         tier = next((name for name, where in TIERS.items() if path.startswith(where)), "unit")
