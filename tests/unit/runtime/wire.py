@@ -11,17 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+from tests.unit.runtime.stdio_session import INITIALIZE, INITIALIZED
 
 
 class StdioSession:
