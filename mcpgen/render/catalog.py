@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mcpgen.manifest.catalog_checks import template_variables
-from mcpgen.manifest.model import Manifest, Prompt, Resource, ResourceTemplate
+from mcpgen.manifest.model import (
+    Manifest,
+    Prompt,
+    Resource,
+    ResourceTemplate,
+    completion_module,
+)
 from mcpgen.render.env import pyrepr
 
 Kind = Literal["resource", "resource template", "prompt"]
@@ -53,6 +59,48 @@ def catalog_handlers(manifest: Manifest) -> list[CatalogHandler]:
     return found
 
 
+@dataclass(frozen=True)
+class CompletionHandler:
+    """A user-owned handler module that completes one prompt argument or template variable."""
+
+    kind: Kind
+    entry: ResourceTemplate | Prompt
+    argument: str
+    others: tuple[str, ...]  # the entry's other arguments: what `arguments` may hold
+
+    @property
+    def python_name(self) -> str:
+        return completion_module(self.entry.python_name, self.argument)
+
+
+def completion_handlers(manifest: Manifest) -> list[CompletionHandler]:
+    """Each argument or variable whose completions a handler gives, in manifest order."""
+    found = []
+    entries: list[tuple[Kind, ResourceTemplate | Prompt, list[str]]] = [
+        ("resource template", t, template_variables(t.uri_template)[0])
+        for t in manifest.resource_templates
+    ]
+    entries += [("prompt", p, [a.name for a in p.arguments]) for p in manifest.prompts]
+    for kind, entry, arguments in entries:
+        for argument in entry.completed_by_handler:
+            others = tuple(a for a in arguments if a != argument)
+            found.append(CompletionHandler(kind, entry, argument, others))
+    return found
+
+
+def completions_literal(
+    static: dict[str, tuple[str, ...]], entry: ResourceTemplate | Prompt
+) -> str:
+    """The `completions=` mapping of a catalog table entry: each argument's values, or the
+    imported function of its completion handler."""
+    items = [f"{pyrepr(name)}: {pyrepr(list(values))}" for name, values in static.items()]
+    items += [
+        f"{pyrepr(argument)}: {completion_module(entry.python_name, argument)}_handler"
+        for argument in entry.completed_by_handler
+    ]
+    return "{" + ", ".join(items) + "}"
+
+
 def is_text(mime_type: str | None, content: bytes) -> bool:
     """Whether a file is served as text: a textual MIME type (or none) and valid UTF-8."""
     textual = mime_type is None or mime_type.startswith("text/") or mime_type in _TEXT_TYPES
@@ -77,10 +125,20 @@ def static_contents(manifest: Manifest) -> dict[str, str]:
     return found
 
 
-def prompt_completions(manifest: Manifest) -> dict[str, dict[str, list[str]]]:
+def prompt_completions(manifest: Manifest) -> dict[str, str]:
+    """Each prompt's `completions=` source text."""
     return {
-        p.name: {a.name: list(a.completions) for a in p.arguments if a.completions}
+        p.name: completions_literal(
+            {a.name: a.completions for a in p.arguments if a.completions}, p
+        )
         for p in manifest.prompts
+    }
+
+
+def template_completions(manifest: Manifest) -> dict[str, str]:
+    """Each resource template's `completions=` source text."""
+    return {
+        t.name: completions_literal(dict(t.completions), t) for t in manifest.resource_templates
     }
 
 
