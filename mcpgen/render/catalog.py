@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from mcpgen.manifest.catalog_checks import template_variables
 from mcpgen.manifest.model import (
+    JSON,
     Manifest,
     Prompt,
     Resource,
@@ -41,22 +43,28 @@ class CatalogHandler:
 
 def catalog_handlers(manifest: Manifest) -> list[CatalogHandler]:
     """Each entry that needs a handler, in manifest order."""
-    found = [CatalogHandler("resource", r, "") for r in manifest.resources if r.has_handler]
-    for template in manifest.resource_templates:
-        variables, _ = template_variables(template.uri_template)
+    found = (handler_of(entry) for _, entry in catalog_entries(manifest))
+    return [handler for handler in found if handler is not None]
+
+
+def handler_of(entry: Resource | ResourceTemplate | Prompt) -> CatalogHandler | None:
+    """The entry's handler module, None when the manifest gives its contents."""
+    if isinstance(entry, Resource):
+        return CatalogHandler("resource", entry, "") if entry.has_handler else None
+    if isinstance(entry, ResourceTemplate):
+        variables, _ = template_variables(entry.uri_template)
         parameters = [
-            f"{v}: {_PYTHON_TYPES.get(template.parameters.get(v, {}).get('type', ''), 'str')}"
+            f"{v}: {_PYTHON_TYPES.get(entry.parameters.get(v, {}).get('type', ''), 'str')}"
             for v in variables
         ]
-        found.append(CatalogHandler("resource template", template, ", ".join(parameters)))
-    for prompt in manifest.prompts:
-        if prompt.has_handler:
-            parameters = [
-                f"{a.name}: str" if a.required else f"{a.name}: str | None = None"
-                for a in sorted(prompt.arguments, key=lambda a: not a.required)
-            ]
-            found.append(CatalogHandler("prompt", prompt, ", ".join(parameters)))
-    return found
+        return CatalogHandler("resource template", entry, ", ".join(parameters))
+    if not entry.has_handler:
+        return None
+    parameters = [
+        f"{a.name}: str" if a.required else f"{a.name}: str | None = None"
+        for a in sorted(entry.arguments, key=lambda a: not a.required)
+    ]
+    return CatalogHandler("prompt", entry, ", ".join(parameters))
 
 
 @dataclass(frozen=True)
@@ -175,6 +183,42 @@ def prompt_renders(manifest: Manifest) -> list[tuple[str, dict[str, str], str]]:
         arguments = {a.name: f"<{a.name}>" for a in prompt.arguments}
         found.append((prompt.name, arguments, prompt.template.format_map(arguments)))
     return found
+
+
+Entry = Resource | ResourceTemplate | Prompt
+
+
+def catalog_entries(manifest: Manifest) -> list[tuple[Kind, Entry]]:
+    """Every resource, template and prompt with its kind, in manifest order."""
+    found: list[tuple[Kind, Entry]] = [("resource", r) for r in manifest.resources]
+    found += [("resource template", t) for t in manifest.resource_templates]
+    found += [("prompt", p) for p in manifest.prompts]
+    return found
+
+
+def _completion_view(static: Mapping[str, Sequence[str]], by_handler: Sequence[str]) -> JSON:
+    return {name: list(values) for name, values in static.items()} | {
+        name: "handler" for name in by_handler
+    }
+
+
+def sync_view(entry: Entry) -> JSON:
+    """What the next run compares to tell whether an entry changed: its list entry, where
+    its contents come from, and its handler's parameters."""
+    view: JSON = {"wire": entry.wire()}
+    handler = handler_of(entry)
+    view["handler"] = None if handler is None else f"({handler.signature})"
+    if isinstance(entry, Resource):
+        view["source"] = "text" if entry.text is not None else "file" if entry.file else "handler"
+        view["subscribe"] = entry.subscribe
+    elif isinstance(entry, ResourceTemplate):
+        view["parameters"] = entry.parameters
+        view["completions"] = _completion_view(entry.completions, entry.completion_handlers)
+    else:
+        view["template"] = entry.template
+        static = {a.name: a.completions for a in entry.arguments if a.completions}
+        view["completions"] = _completion_view(static, entry.completed_by_handler)
+    return view
 
 
 def catalog_test_context(manifest: Manifest) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Literal
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
+from mcpgen.sync.catalog_changes import explicit_catalog_python_names, keep_catalog_python_names
 from mcpgen.sync.changes import (
     ChangeSummary,
     explicit_python_names,
@@ -138,6 +139,7 @@ def load(
         manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
     # A renamed tool keeps the Python names on record unless the manifest spells them out.
     manifest = keep_python_names(manifest, previous, explicit_python_names(path))
+    manifest = keep_catalog_python_names(manifest, previous, explicit_catalog_python_names(path))
     _check_package(root, manifest.package)
     plan = render_plan(manifest, _models_as_written(root, manifest, previous))
     plan = keep_user_paths(plan, previous, manifest)
