@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -210,6 +211,9 @@ def sync_view(entry: Entry) -> JSON:
     view["handler"] = None if handler is None else f"({handler.signature})"
     if isinstance(entry, Resource):
         view["source"] = "text" if entry.text is not None else "file" if entry.file else "handler"
+        static = entry.text.encode() if entry.text is not None else entry.content
+        # A digest: the state file stays small whatever the contents.
+        view["contents"] = None if static is None else hashlib.sha256(static).hexdigest()
         view["subscribe"] = entry.subscribe
     elif isinstance(entry, ResourceTemplate):
         view["parameters"] = entry.parameters
