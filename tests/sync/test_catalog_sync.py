@@ -98,33 +98,23 @@ def test_completion_stub_is_typed_and_names_the_other_arguments(project: Path) -
     assert '"id": complete_note_id_handler' in table
 
 
+# The parameters each entry's handler takes: its stub's, without the types.
+PARAMETERS = {"summarize": "note_id, style=None", "note": "folder, id", "index": ""}
+
+
 @pytest.mark.parametrize(
-    ("section", "old", "new", "module", "function", "parameters", "kind"),
+    ("section", "old", "new", "kind"),
     [
-        (
-            "  - name: summarize",
-            "summarize",
-            "digest",
-            "summarize",
-            "summarize",
-            "note_id, style=None",
-            "prompt",
-        ),
-        ("    name: note\n", "note", "memo", "note", "note", "folder, id", "resource template"),
-        ("    name: index\n", "index", "catalogue", "index", "index", "", "resource"),
+        ("  - name: summarize", "summarize", "digest", "prompt"),
+        ("    name: note\n", "note", "memo", "resource template"),
+        ("    name: index\n", "index", "catalogue", "resource"),
     ],
 )
 def test_renamed_from_keeps_the_handler_and_its_python_name(
-    project: Path,
-    section: str,
-    old: str,
-    new: str,
-    module: str,
-    function: str,
-    parameters: str,
-    kind: str,
+    project: Path, section: str, old: str, new: str, kind: str
 ) -> None:
-    mine = _mine(project, module, function, parameters)
+    module = old
+    mine = _mine(project, module, module, PARAMETERS[module])
     indent = section[: len(section) - len(section.lstrip())]
     if section.startswith("  - "):
         _edit(project, section, f"  - name: {new}\n    renamed_from: {old}")
@@ -273,7 +263,8 @@ def test_completion_handler_module_may_not_collide_with_a_tool(project: Path) ->
     _edit(
         project,
         "  - name: ping\n",
-        "  - name: complete_note_id\n    description: Oops.\n    input_schema: {type: object}\n  - name: ping\n",
+        "  - name: complete_note_id\n    description: Oops.\n"
+        "    input_schema: {type: object}\n  - name: ping\n",
     )
     done = run_cli("validate", str(project))
     assert done.returncode == 1
