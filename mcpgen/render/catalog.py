@@ -211,17 +211,17 @@ def sync_view(entry: Entry) -> JSON:
     view["handler"] = None if handler is None else f"({handler.signature})"
     if isinstance(entry, Resource):
         view["source"] = "text" if entry.text is not None else "file" if entry.file else "handler"
-        static = entry.text.encode() if entry.text is not None else entry.content
+        data = entry.text.encode() if entry.text is not None else entry.content
         # A digest: the state file stays small whatever the contents.
-        view["contents"] = None if static is None else hashlib.sha256(static).hexdigest()
+        view["contents"] = None if data is None else hashlib.sha256(data).hexdigest()
         view["subscribe"] = entry.subscribe
     elif isinstance(entry, ResourceTemplate):
         view["parameters"] = entry.parameters
         view["completions"] = _completion_view(entry.completions, entry.completion_handlers)
     else:
         view["template"] = entry.template
-        static = {a.name: a.completions for a in entry.arguments if a.completions}
-        view["completions"] = _completion_view(static, entry.completed_by_handler)
+        listed = {a.name: a.completions for a in entry.arguments if a.completions}
+        view["completions"] = _completion_view(listed, entry.completed_by_handler)
     return view
 
 

@@ -86,12 +86,17 @@ def _reused_files(root: Path, prepared: Prepared) -> list[str]:
     if prepared.summary.first_run:  # `mcpgen new` made the example handlers: not news
         return []
     added = set(prepared.summary.added)
+    added_entries = set(prepared.summary.catalog.added)
     moved_in = {a.path for a in prepared.applied.changes if a.kind == "move"}
-    return [
-        f"{f.tool}: uses the existing {f.path} (left from before; check that it fits)"
-        for f in prepared.plan.by_owner("user")
-        if f.tool in added and f.path not in moved_in and os.path.lexists(root / f.path)
-    ]
+    found = []
+    for f in prepared.plan.by_owner("user"):
+        entry = (f.catalog.kind, f.catalog.name) if f.catalog is not None else None
+        owner = f.tool if f.tool in added else entry[1] if entry in added_entries else None
+        if owner and f.path not in moved_in and os.path.lexists(root / f.path):
+            found.append(
+                f"{owner}: uses the existing {f.path} (left from before; check that it fits)"
+            )
+    return found
 
 
 def _check_package(root: Path, package: str) -> None:

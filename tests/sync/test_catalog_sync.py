@@ -269,3 +269,19 @@ def test_completion_handler_module_may_not_collide_with_a_tool(project: Path) ->
     done = run_cli("validate", str(project))
     assert done.returncode == 1
     assert "its completion handler of 'id' module 'handlers/complete_note_id.py'" in done.stderr
+
+
+def test_an_entry_added_back_takes_over_its_orphaned_handler_and_says_so(project: Path) -> None:
+    mine = _mine(project, "index", "index", "")
+    text = (project / "mcpgen.yaml").read_text()
+    removed = text.replace(
+        "  - uri: notes://index\n    name: index\n    description: Every note.\n", ""
+    )
+    (project / "mcpgen.yaml").write_text(removed)
+    assert f"Orphaned handler: {HANDLERS}/index.py" in _generate(project).stderr
+    (project / "mcpgen.yaml").write_text(text)
+    done = _generate(project)
+    assert "+ index: resource added" in done.stderr
+    assert f"index: uses the existing {HANDLERS}/index.py (left from before" in done.stderr
+    assert (project / HANDLERS / "index.py").read_text() == mine
+    assert "Orphaned" not in done.stderr
