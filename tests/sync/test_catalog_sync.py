@@ -285,3 +285,15 @@ def test_an_entry_added_back_takes_over_its_orphaned_handler_and_says_so(project
     assert f"index: uses the existing {HANDLERS}/index.py (left from before" in done.stderr
     assert (project / HANDLERS / "index.py").read_text() == mine
     assert "Orphaned" not in done.stderr
+
+
+def test_a_removed_prompt_named_like_a_generated_test_orphans_only_its_handler(
+    project: Path,
+) -> None:
+    _edit(project, "prompts:\n", "prompts:\n  - name: contract\n")
+    _generate(project)
+    assert (project / HANDLERS / "contract.py").exists()
+    _edit(project, "  - name: contract\n", "")
+    done = _generate(project)
+    assert f"Orphaned handler: {HANDLERS}/contract.py" in done.stderr
+    assert "tests/test_contract.py" not in done.stderr  # generated, not the user's
