@@ -233,4 +233,24 @@ def catalog_test_context(manifest: Manifest) -> dict[str, Any]:
         "prompt_entries": [p.wire() for p in manifest.prompts],
         "static_reads": static_reads(manifest),
         "prompt_renders": prompt_renders(manifest),
+        "completion_cases": completion_cases(manifest),
     }
+
+
+def completion_cases(manifest: Manifest) -> list[tuple[str, str, str, list[str] | None]]:
+    """(kind, prompt name or template URI, argument, values offered for "", None when a
+    handler gives them) for every argument with completions."""
+    found: list[tuple[str, str, str, list[str] | None]] = []
+    for template in manifest.resource_templates:
+        uri = template.uri_template
+        found += [("template", uri, k, list(v[:100])) for k, v in template.completions.items()]
+        found += [("template", uri, k, None) for k in template.completion_handlers]
+    for prompt in manifest.prompts:
+        for argument in prompt.arguments:
+            if argument.completions:
+                found.append(
+                    ("prompt", prompt.name, argument.name, list(argument.completions[:100]))
+                )
+            elif argument.completion_handler:
+                found.append(("prompt", prompt.name, argument.name, None))
+    return found

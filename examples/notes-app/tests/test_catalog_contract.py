@@ -3,7 +3,8 @@
 
 resources/list, resources/templates/list and prompts/list must publish each entry as written;
 each static resource must read back as declared; each static prompt must render from its
-arguments; an unknown URI or prompt must get the protocol's error code.
+arguments; completion/complete must offer each declared list, and each completion handler's
+values, at most 100 of them; an unknown URI or prompt must get the protocol's error code.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, BlobResourceContents, TextContent, TextResourceContents
+from mcp.types import (
+    INVALID_PARAMS,
+    BlobResourceContents,
+    PromptReference,
+    ResourceTemplateReference,
+    TextContent,
+    TextResourceContents,
+)
 
 from notes_app._generated.resources import RESOURCE_NOT_FOUND
 from notes_app._generated.server import build_server
@@ -40,6 +48,20 @@ RENDERED: list[Any] = [
         {"notebook": "<notebook>", "style": "<style>"},
         "Summarize the notes of my notebook <notebook> in a <style> style.",
         id="summarize_notebook",
+    ),
+]
+
+# (prompt name or template URI, argument, the values offered for "" or None for a handler's)
+COMPLETIONS: list[Any] = [
+    pytest.param(
+        "prompt", "summarize_notebook", "notebook", None, id="summarize_notebook notebook"
+    ),
+    pytest.param(
+        "prompt",
+        "summarize_notebook",
+        "style",
+        ["short", "detailed"],
+        id="summarize_notebook style",
     ),
 ]
 
@@ -87,6 +109,19 @@ async def test_static_prompt_renders_its_arguments(
         result = await client.get_prompt(name, arguments)
     (message,) = result.messages
     assert isinstance(message.content, TextContent) and message.content.text == text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("kind", "ref", "argument", "values"), COMPLETIONS)
+async def test_completions_offer_the_declared_values(
+    kind: str, ref: str, argument: str, values: list[str] | None
+) -> None:
+    target = PromptReference(name=ref) if kind == "prompt" else ResourceTemplateReference(uri=ref)
+    async with Client(build_server()) as client:
+        found = (await client.complete(target, {"name": argument, "value": ""})).completion
+    if values is not None:
+        assert found.values == values
+    assert len(found.values) <= 100 and all(isinstance(v, str) for v in found.values)
 
 
 @pytest.mark.anyio
