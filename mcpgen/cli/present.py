@@ -7,6 +7,7 @@ The library (`mcpgen.generate`, `generate_project`) prints nothing; every comman
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import PurePosixPath
 
 from rich.console import Console
 from rich.markup import escape
@@ -18,6 +19,7 @@ from mcpgen.names import class_name
 from mcpgen.project.bundle import Bundle
 from mcpgen.project.check import CheckReport
 from mcpgen.project.create import NewProject
+from mcpgen.sync.catalog_changes import CatalogRename, CatalogSummary
 from mcpgen.sync.changes import ChangeSummary, Rename, orphan_kind
 from mcpgen.sync.engine import GenerateReport, Mode, Prepared
 from mcpgen.sync.scaffold_update import UpdateResult
@@ -76,6 +78,45 @@ def summary_lines(summary: ChangeSummary) -> list[str]:
         for item in change.changes:
             mark = "[yellow]BREAKS the handler:[/] " if item.breaking else ""
             lines.append(f"    {mark}{escape(item.text)}")
+    return lines + catalog_lines(summary.catalog)
+
+
+def _catalog_rename_lines(rename: CatalogRename) -> list[str]:
+    what = escape(rename.kind)
+    if rename.reason == "python_name":
+        lines = [f"[bold]~ {escape(rename.new)}[/]: {what} handler module renamed"]
+    else:
+        names = f"{escape(rename.old)} → {escape(rename.new)}"
+        lines = [f"[bold]~ {names}[/]: {what} renamed ({rename.reason})"]
+    if not rename.has_handler:
+        return lines
+    if rename.old_python_name == rename.new_python_name:
+        lines.append(
+            f"    keeps its Python name `{rename.old_python_name}` (stable names): its handler "
+            "files are unchanged; write `python_name:` in the manifest to rename them"
+        )
+    for move in rename.moves:
+        lines.append(f"    moves {move.source} → {move.target} (content untouched)")
+        old, new = PurePosixPath(move.source).stem, PurePosixPath(move.target).stem
+        lines.append(f"    [yellow]BREAKS the handler:[/] rename its function `{old}` to `{new}`")
+    return lines
+
+
+def catalog_lines(summary: CatalogSummary) -> list[str]:
+    """The resources, templates and prompts part of a (not first) run's summary."""
+    lines = [f"[bold green]+ {escape(name)}[/]: {kind} added" for kind, name in summary.added]
+    for kind, name in summary.removed:
+        kept = ", its handler is kept" if (kind, name) in summary.removed_handlers else ""
+        lines.append(
+            f"[bold red]- {escape(name)}[/]: {kind} removed; the server no longer exposes it{kept}"
+        )
+    for rename in summary.renamed:
+        lines += _catalog_rename_lines(rename)
+    for change in summary.changed:
+        lines.append(f"[bold]~ {escape(change.name)}[/]: {change.kind} changed")
+        for item in change.changes:
+            mark = "[yellow]BREAKS the handler:[/] " if item.breaking else ""
+            lines.append(f"    {mark}{escape(item.text)}")
     return lines
 
 
@@ -114,8 +155,9 @@ def print_orphans(console: Console, orphans: Iterable[str]) -> None:
     for path in orphans:
         if orphan_kind(path) == "handler":
             console.print(
-                f"[yellow]Orphaned handler:[/] {escape(path)} belongs to no tool in the manifest "
-                "(the server no longer exposes it); delete it once you no longer need its code"
+                f"[yellow]Orphaned handler:[/] {escape(path)} belongs to nothing in the manifest "
+                "(no tool, resource, template or prompt: the server no longer uses it); delete "
+                "it once you no longer need its code"
             )
         else:
             console.print(
@@ -226,10 +268,10 @@ def print_check(console: Console, report: CheckReport) -> None:
     for problem in report.handler_problems:
         console.print(f"handler of {problem.tool}: {problem}", style="red", markup=False)
     if not report.handler_problems:
-        console.print(f"All {len(report.manifest.tools)} handlers match the dispatcher.")
+        console.print(f"All {report.handler_count} handlers match the dispatcher.")
     for orphan in report.orphans:
         console.print(
-            f"warning: orphaned {orphan_kind(orphan)} {orphan}: no tool in the manifest uses it",
+            f"warning: orphaned {orphan_kind(orphan)} {orphan}: nothing in the manifest uses it",
             style="yellow",
             markup=False,
         )

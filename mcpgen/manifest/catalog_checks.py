@@ -19,6 +19,7 @@ from jsonschema.exceptions import SchemaError
 
 from mcpgen import names
 from mcpgen.manifest.messages import Finding
+from mcpgen.manifest.model import COMPLETION_HANDLER, completion_module
 from mcpgen.manifest.sourcemap import JsonPath
 from mcpgen.relpath import lexical_problem, outside_reason
 
@@ -85,6 +86,40 @@ def catalog_findings(data: dict[str, Any]) -> list[Finding]:
     for path, prompt in prompts:
         findings += _prompt(path, prompt)
     findings += _shared_handler_modules(data, resources, templates, prompts)
+    for kind, entries in (("resource", resources), ("resource template", templates)):
+        findings += _renames(entries, kind)
+    findings += _renames(prompts, "prompt")
+    return findings
+
+
+def _former_names(item: dict[str, Any], path: JsonPath) -> Iterator[tuple[JsonPath, str]]:
+    old = item.get("renamed_from")
+    if isinstance(old, str):
+        yield (*path, "renamed_from"), old
+    elif isinstance(old, list):
+        for position, former in enumerate(old):
+            if isinstance(former, str):
+                yield (*path, "renamed_from", position), former
+
+
+def _renames(entries: list[tuple[JsonPath, dict[str, Any]]], kind: str) -> list[Finding]:
+    """`renamed_from` names former names of the same kind: none still in use, none claimed
+    by two entries (either would leave the next run unable to tell whose handler it is)."""
+    current = {item["name"] for _, item in entries}
+    claimed: dict[str, JsonPath] = {}
+    findings = []
+    for path, item in entries:
+        for where, former in _former_names(item, path):
+            if former in current:
+                message = (
+                    f"'{former}' is still the name of a {kind}; "
+                    "renamed_from lists names no entry has any more"
+                )
+                findings.append(Finding(where, message))
+            elif former in claimed and claimed[former][:2] != path:
+                other = f"{claimed[former][0]}[{claimed[former][1]}]"
+                findings.append(Finding(where, f"'{former}' is also in renamed_from of {other}"))
+            claimed.setdefault(former, path)
     return findings
 
 
@@ -198,6 +233,36 @@ def _prompt(path: JsonPath, prompt: dict[str, Any]) -> list[Finding]:
     return findings
 
 
+def _completed_by_handler(kind: str, item: dict[str, Any]) -> list[str]:
+    """The arguments (template variables) whose completions a handler gives."""
+    if kind == "prompts":
+        arguments = item.get("arguments")
+        listed = arguments if isinstance(arguments, list) else []
+        return [
+            a["name"]
+            for a in listed
+            if isinstance(a, dict)
+            and isinstance(a.get("name"), str)
+            and a.get("completions") == COMPLETION_HANDLER
+        ]
+    completions = item.get("completions")
+    if kind == "resources" or not isinstance(completions, dict):
+        return []
+    return [str(k) for k, v in completions.items() if v == COMPLETION_HANDLER]
+
+
+def _modules_of(kind: str, item: dict[str, Any]) -> list[tuple[str, str]]:
+    """(module, what) for each handler module the entry needs."""
+    chosen = item.get("python_name")
+    python = chosen if isinstance(chosen, str) else names.python_identifier(item["name"])
+    found = [(python, "handler")] if _needs_handler(kind, item) else []
+    found += [
+        (completion_module(python, argument), f"completion handler of '{argument}'")
+        for argument in _completed_by_handler(kind, item)
+    ]
+    return found
+
+
 def _needs_handler(kind: str, item: dict[str, Any]) -> bool:
     if kind == "resources":
         return "text" not in item and "file" not in item
@@ -219,19 +284,16 @@ def _shared_handler_modules(
     findings = []
     for group in groups:
         for path, item in group:
-            if not _needs_handler(str(path[0]), item):
-                continue
-            chosen = item.get("python_name")
-            python = chosen if isinstance(chosen, str) else names.python_identifier(item["name"])
-            if python in taken:
-                other = f"{taken[python][0]}[{taken[python][1]}]"
-                message = (
-                    f"its handler module 'handlers/{python}.py' is also {other}'s; "
-                    "give one of them a `python_name:`"
-                )
-                findings.append(Finding((*path, "name"), message))
-            else:
-                taken[python] = path
+            for python, what in _modules_of(str(path[0]), item):
+                if python in taken:
+                    other = f"{taken[python][0]}[{taken[python][1]}]"
+                    message = (
+                        f"its {what} module 'handlers/{python}.py' is also {other}'s; "
+                        "give one of them a `python_name:`"
+                    )
+                    findings.append(Finding((*path, "name"), message))
+                else:
+                    taken[python] = path
     return findings
 
 

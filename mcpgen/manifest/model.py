@@ -166,6 +166,15 @@ def _renamed(raw: Mapping[str, Any]) -> tuple[str, ...]:
     return (renamed,) if isinstance(renamed, str) else tuple(renamed)
 
 
+# Written in place of a list of values: a user-owned handler answers completion/complete.
+COMPLETION_HANDLER = "handler"
+
+
+def completion_module(entry_python_name: str, argument: str) -> str:
+    """The handler module and function that completes one argument of one entry."""
+    return f"complete_{entry_python_name}_{names.python_identifier(argument)}"
+
+
 # Keys of a resource, template or prompt published as written.
 _PASSED_THROUGH = ("title", "description", "annotations", "icons", "_meta", "size")
 
@@ -207,8 +216,13 @@ class ResourceTemplate:
     mime_type: str | None = None
     parameters: JSON = field(default_factory=dict)  # JSON Schema per variable
     completions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    completion_handlers: tuple[str, ...] = ()  # variables a user-owned handler completes
     extra_wire: JSON = field(default_factory=dict)
     renamed_from: tuple[str, ...] = ()
+
+    @property
+    def completed_by_handler(self) -> tuple[str, ...]:
+        return self.completion_handlers
 
     def wire(self) -> JSON:
         """The resources/templates/list entry."""
@@ -225,6 +239,7 @@ class PromptArgument:
     title: str | None = None
     required: bool = False
     completions: tuple[str, ...] = ()
+    completion_handler: bool = False  # a user-owned handler completes it
 
     def wire(self) -> JSON:
         entry: JSON = {"name": self.name}
@@ -250,6 +265,10 @@ class Prompt:
     @property
     def has_handler(self) -> bool:
         return self.template is None
+
+    @property
+    def completed_by_handler(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.arguments if a.completion_handler)
 
     def wire(self) -> JSON:
         """The prompts/list entry."""
@@ -290,10 +309,21 @@ def build_resource_template(raw: Mapping[str, Any]) -> ResourceTemplate:
         python_name=_python_name(raw),
         mime_type=_alias(raw, "mime_type", "mimeType"),
         parameters=dict(raw.get("parameters") or {}),
-        completions={k: tuple(v) for k, v in (raw.get("completions") or {}).items()},
+        completions={
+            k: tuple(v)
+            for k, v in (raw.get("completions") or {}).items()
+            if v != COMPLETION_HANDLER
+        },
+        completion_handlers=tuple(
+            k for k, v in (raw.get("completions") or {}).items() if v == COMPLETION_HANDLER
+        ),
         extra_wire=_extra(raw),
         renamed_from=_renamed(raw),
     )
+
+
+def _listed(completions: Any) -> tuple[str, ...]:
+    return () if completions == COMPLETION_HANDLER else tuple(completions)
 
 
 def build_prompt(raw: Mapping[str, Any]) -> Prompt:
@@ -306,7 +336,8 @@ def build_prompt(raw: Mapping[str, Any]) -> Prompt:
                 description=a.get("description"),
                 title=a.get("title"),
                 required=bool(a.get("required", False)),
-                completions=tuple(a.get("completions", ())),
+                completions=_listed(a.get("completions", ())),
+                completion_handler=a.get("completions") == COMPLETION_HANDLER,
             )
             for a in raw.get("arguments", ())
         ),

@@ -22,6 +22,7 @@ class CheckReport:
     orphans: tuple[str, ...]
     old_packages: tuple[str, ...]
     recovered: str | None = None  # a killed run's write this check finished or undid first
+    handler_count: int = 0  # tool, resource, template, prompt and completion handlers checked
 
     @property
     def failures(self) -> list[str]:
@@ -55,6 +56,8 @@ def check_project(manifest_path: Path) -> CheckReport:
         prepared = prepare(root, manifest_path=manifest_path, manifest=manifest)
     manifest = prepared.manifest  # with the Python names on record (stable through renames)
     old_packages = find_old_packages(root, manifest)
+    handlers = [f for f in prepared.plan.by_owner("user") if f.tool or f.catalog]
+    handler_count = len([f for f in handlers if Path(f.path).parent.name == "handlers"])
     return CheckReport(
         manifest,
         tuple(diagnostics),
@@ -63,4 +66,5 @@ def check_project(manifest_path: Path) -> CheckReport:
         find_orphans(root, manifest, prepared.plan, old_packages=old_packages),
         old_packages,
         recovered,
+        handler_count,
     )

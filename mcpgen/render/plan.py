@@ -6,7 +6,7 @@ import itertools
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from mcpgen.errors import McpgenError
 from mcpgen.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
@@ -15,8 +15,10 @@ from mcpgen.models import render_models
 from mcpgen.render.catalog import (
     catalog_handlers,
     catalog_test_context,
+    completion_handlers,
     prompt_completions,
     static_contents,
+    template_completions,
 )
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
@@ -32,6 +34,14 @@ from mcpgen.ship.registry import server_json_text
 Owner = Literal["generated", "user", "local"]
 
 
+class CatalogKey(NamedTuple):
+    """The resource, template or prompt a user file belongs to, and what the file is to it."""
+
+    kind: str  # "resource", "resource template" or "prompt"
+    name: str
+    role: str  # "handler", or "complete <argument>" for a completion handler
+
+
 @dataclass(frozen=True)
 class PlannedFile:
     """One file a render wants on disk; `path` is POSIX and relative to the project root."""
@@ -40,6 +50,7 @@ class PlannedFile:
     content: str
     owner: Owner
     tool: str | None = None  # the tool a per-tool file belongs to (handler, user test)
+    catalog: CatalogKey | None = None  # the catalog entry a handler file belongs to
 
 
 @dataclass(frozen=True)
@@ -148,6 +159,8 @@ def _generated_files(
         "catalog_handlers": catalog_handlers(manifest),
         "static_contents": static_contents(manifest),
         "prompt_completions": prompt_completions(manifest),
+        "template_completions": template_completions(manifest),
+        "completion_handlers": completion_handlers(manifest),
         **catalog_test_context(manifest),
     }
     rendered = {
@@ -230,7 +243,14 @@ def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
             signature=handler.signature,
             summary=summary,
         )
-        files.append(PlannedFile(paths.catalog_handler(handler.python_name), text, "user"))
+        key = CatalogKey(handler.kind, handler.name, "handler")
+        path = paths.catalog_handler(handler.python_name)
+        files.append(PlannedFile(path, text, "user", catalog=key))
+    for completer in completion_handlers(manifest):
+        text = _render("completion_handler.py.jinja", manifest=manifest, handler=completer)
+        key = CatalogKey(completer.kind, completer.entry.name, f"complete {completer.argument}")
+        path = paths.catalog_handler(completer.python_name)
+        files.append(PlannedFile(path, text, "user", catalog=key))
     return files
 
 

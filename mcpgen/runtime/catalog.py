@@ -2,7 +2,11 @@
 
 Only the handlers the manifest needs are given to the server, so it declares exactly the
 capabilities it uses: a tools-only server declares neither `resources` nor `prompts`. The
-lists come from the manifest and never change while the server runs (`listChanged: false`).
+lists come from the manifest and never change while the server runs, so `listChanged` is
+false: a new list needs a new manifest, that is a regenerated and restarted server, and a
+restart ends every session (over stdio the process; over HTTP the session ids), so no client
+that saw the old list is left to notify. Contents change without the list changing, which is
+what `subscribe: true` and `resource_updated` are for.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
-from .completions import completed, nothing
+from .completions import complete_from
 from .context import Context
 from .prompts import PromptSpec, get_prompt
 from .resources import (
@@ -192,14 +196,15 @@ class Catalog:
             spec = self.prompts.get(params.ref.name)
             if spec is None:
                 raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.ref.name}")
-            candidates = spec.completions.get(name)
+            source = spec.completions.get(name)
         else:
             uri = params.ref.uri
             template = next((t for t in self.templates if t.spec.uri_template == uri), None)
             if template is None:
                 raise MCPError(INVALID_PARAMS, f"Unknown resource template: {uri}")
-            candidates = template.spec.completions.get(name)
-        return nothing() if candidates is None else completed(candidates, typed)
+            source = template.spec.completions.get(name)
+        resolved = params.context.arguments if params.context is not None else None
+        return await complete_from(source, typed, resolved, self._context(ctx))
 
 
 def _cursor(params: PaginatedRequestParams | None) -> str | None:

@@ -1,25 +1,80 @@
-"""completion/complete: values for a prompt argument or a resource template variable."""
+"""completion/complete: values for a prompt argument or a resource template variable.
+
+Each argument's values come from the manifest (a list, matched here against what the user
+typed) or from a user-owned handler, called with what was typed and the arguments the client
+has already resolved (`context.arguments`, 2025-06-18), which does its own matching.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias
 
-from mcp.types import CompleteResult, Completion
+from mcp.shared.exceptions import MCPError
+from mcp.types import INTERNAL_ERROR, CompleteResult, Completion
 
 # The protocol caps one answer at 100 values.
 MAX_VALUES = 100
+
+CompletionHandler: TypeAlias = Callable[..., Iterable[str] | Awaitable[Iterable[str]]]
+# A manifest's list of values, or the user's handler that finds them.
+CompletionSource: TypeAlias = Sequence[str] | CompletionHandler
+
+logger = logging.getLogger(__name__)
+
+
+def capped(values: Sequence[str]) -> CompleteResult:
+    """The first 100 values, with how many there are and whether more were left out."""
+    return CompleteResult(
+        completion=Completion(
+            values=list(values[:MAX_VALUES]),
+            total=len(values),
+            has_more=len(values) > MAX_VALUES,
+        )
+    )
 
 
 def completed(candidates: Sequence[str], typed: str) -> CompleteResult:
     """The candidates that start with what the user typed, case-insensitively, in order."""
     prefix = typed.casefold()
-    found = [c for c in candidates if c.casefold().startswith(prefix)]
-    return CompleteResult(
-        completion=Completion(
-            values=found[:MAX_VALUES], total=len(found), has_more=len(found) > MAX_VALUES
-        )
-    )
+    return capped([c for c in candidates if c.casefold().startswith(prefix)])
 
 
 def nothing() -> CompleteResult:
     return CompleteResult(completion=Completion(values=[], total=0, has_more=False))
+
+
+async def complete_from(
+    source: CompletionSource | None,
+    typed: str,
+    resolved: Mapping[str, str] | None,
+    context: Any,
+) -> CompleteResult:
+    """The answer for one argument, whichever kind of source gives its values."""
+    if source is None:
+        return nothing()
+    if not callable(source):
+        return completed(source, typed)
+    return capped(await _called(source, typed, dict(resolved or {}), context))
+
+
+async def _called(
+    handler: CompletionHandler, typed: str, resolved: dict[str, str], context: Any
+) -> list[str]:
+    arguments: dict[str, Any] = {"value": typed, "arguments": resolved}
+    if "ctx" in inspect.signature(handler).parameters:
+        arguments["ctx"] = context
+    try:
+        outcome = handler(**arguments)
+        found = await outcome if inspect.isawaitable(outcome) else outcome
+        values = list(found)
+    except Exception:
+        # The exception's message may hold a secret: the client gets a fixed text, the
+        # server's log the traceback.
+        logger.exception("completion handler %s failed", getattr(handler, "__name__", handler))
+        raise MCPError(INTERNAL_ERROR, "the completion handler failed") from None
+    if not all(isinstance(v, str) for v in values):
+        raise MCPError(INTERNAL_ERROR, "the completion handler returned a value that is not text")
+    return values

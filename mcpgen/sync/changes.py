@@ -9,12 +9,13 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from mcpgen.manifest.model import Manifest, Tool
 from mcpgen.render.plan import RenderPlan
+from mcpgen.sync.catalog_changes import CatalogSummary, summarise_catalog
 from mcpgen.sync.schema_diff import SchemaChange, input_changes, output_changes
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, ToolRecord
@@ -62,14 +63,16 @@ class ChangeSummary:
     changed: tuple[ToolChange, ...] = ()
     # (removed, added) pairs with the same schemas: probably a rename without `renamed_from`
     rename_hints: tuple[tuple[str, str], ...] = ()
+    catalog: CatalogSummary = field(default_factory=CatalogSummary)
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        return tuple(m for r in self.renamed for m in r.moves)
+        return tuple(m for r in self.renamed for m in r.moves) + self.catalog.moves
 
     @property
     def empty(self) -> bool:
-        return not (self.added or self.removed or self.renamed or self.changed)
+        tools_same = not (self.added or self.removed or self.renamed or self.changed)
+        return tools_same and self.catalog.empty
 
 
 def _normal(value: Any) -> str:
@@ -137,9 +140,11 @@ def _rename(record: ToolRecord, tool: Tool, reason: RenameReason, plan: RenderPl
 
 
 def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> ChangeSummary:
-    """Compare the last run's tools with the manifest's."""
+    """Compare the last run's tools, resources, templates and prompts with the manifest's."""
+    catalog = summarise_catalog(previous, manifest, plan)
     if previous is None:
-        return ChangeSummary(first_run=True, added=tuple(t.name for t in manifest.tools))
+        added = tuple(t.name for t in manifest.tools)
+        return ChangeSummary(first_run=True, added=added, catalog=catalog)
     # Each new tool paired with the record it continues: same name, or a detected rename.
     continued: dict[str, ToolRecord] = {}
     renames: list[Rename] = []
@@ -161,7 +166,7 @@ def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> C
     kept = {record.name for record in continued.values()}
     removed = tuple(name for name in sorted(previous.tools) if name not in kept)
     hints = _rename_hints(previous, manifest, removed, added)
-    return ChangeSummary(False, added, removed, tuple(renames), tuple(changed), hints)
+    return ChangeSummary(False, added, removed, tuple(renames), tuple(changed), hints, catalog)
 
 
 def _schemas(wire: dict[str, Any]) -> str:
@@ -297,7 +302,7 @@ def find_orphans(
     `old_packages`: `find_old_packages`' answer, when the caller has it already.
     Files named `_*.py` are the user's helper modules, never handlers.
     """
-    owned = {f.path for f in plan.by_owner("user")}
+    owned = {f.path for f in plan.files}  # a generated test (test_contract.py) is no orphan
     handler_dirs = {f"src/{manifest.package}/handlers"}
     if old_packages is None:
         old_packages = find_old_packages(root, manifest)

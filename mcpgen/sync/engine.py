@@ -15,6 +15,7 @@ from typing import Literal
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
+from mcpgen.sync.catalog_changes import explicit_catalog_python_names, keep_catalog_python_names
 from mcpgen.sync.changes import (
     ChangeSummary,
     explicit_python_names,
@@ -85,12 +86,17 @@ def _reused_files(root: Path, prepared: Prepared) -> list[str]:
     if prepared.summary.first_run:  # `mcpgen new` made the example handlers: not news
         return []
     added = set(prepared.summary.added)
+    added_entries = set(prepared.summary.catalog.added)
     moved_in = {a.path for a in prepared.applied.changes if a.kind == "move"}
-    return [
-        f"{f.tool}: uses the existing {f.path} (left from before; check that it fits)"
-        for f in prepared.plan.by_owner("user")
-        if f.tool in added and f.path not in moved_in and os.path.lexists(root / f.path)
-    ]
+    found = []
+    for f in prepared.plan.by_owner("user"):
+        entry = (f.catalog.kind, f.catalog.name) if f.catalog is not None else None
+        owner = f.tool if f.tool in added else entry[1] if entry in added_entries else None
+        if owner and f.path not in moved_in and os.path.lexists(root / f.path):
+            found.append(
+                f"{owner}: uses the existing {f.path} (left from before; check that it fits)"
+            )
+    return found
 
 
 def _check_package(root: Path, package: str) -> None:
@@ -138,6 +144,7 @@ def load(
         manifest, warnings = with_scaffold_names(loaded, path.parent), tuple(diagnostics)
     # A renamed tool keeps the Python names on record unless the manifest spells them out.
     manifest = keep_python_names(manifest, previous, explicit_python_names(path))
+    manifest = keep_catalog_python_names(manifest, previous, explicit_catalog_python_names(path))
     _check_package(root, manifest.package)
     plan = render_plan(manifest, _models_as_written(root, manifest, previous))
     plan = keep_user_paths(plan, previous, manifest)

@@ -140,27 +140,32 @@ def check_handlers(root: Path, manifest: Manifest, plan: RenderPlan) -> list[Han
 def _catalog_problems(
     root: Path, manifest: Manifest, plan: RenderPlan, generated: dict[str, set[str]]
 ) -> list[HandlerProblem]:
-    """Resource, template and prompt handlers: the function exists and takes, by name,
-    exactly what the server passes (plus `ctx`)."""
-    from mcpgen.render.catalog import catalog_handlers, passed_names
+    """Resource, template, prompt and completion handlers: the function exists and takes,
+    by name, exactly what the server passes (plus `ctx`)."""
+    from mcpgen.render.catalog import catalog_handlers, completion_handlers, passed_names
 
+    expected = [(h.name, h.python_name, passed_names(h)) for h in catalog_handlers(manifest)]
+    expected += [
+        (f"{c.entry.name} ({c.argument} completions)", c.python_name, ["value", "arguments"])
+        for c in completion_handlers(manifest)
+    ]
     problems: list[HandlerProblem] = []
-    for handler in catalog_handlers(manifest):
-        path = f"src/{manifest.package}/handlers/{handler.python_name}.py"
+    for name, python_name, passed in expected:
+        path = f"src/{manifest.package}/handlers/{python_name}.py"
         if plan.get(path) is None:
             continue
         try:
             source = (root / path).read_text(encoding="utf-8")
         except FileNotFoundError:
-            problems.append(HandlerProblem(handler.name, path, "missing; run `mcpgen generate`"))
+            problems.append(HandlerProblem(name, path, "missing; run `mcpgen generate`"))
             continue
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(HandlerProblem(handler.name, path, f"cannot be read: {exc}"))
+            problems.append(HandlerProblem(name, path, f"cannot be read: {exc}"))
             continue
-        message = keyword_signature_problem(source, handler.python_name, passed_names(handler))
+        message = keyword_signature_problem(source, python_name, passed)
         message = message or missing_imports(source, path, generated)
         if message is not None:
-            problems.append(HandlerProblem(handler.name, path, message))
+            problems.append(HandlerProblem(name, path, message))
     return problems
 
 

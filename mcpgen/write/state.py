@@ -8,7 +8,9 @@ It records:
 - `files`: the sha256 of every generated file exactly as written (POSIX path → hex digest);
 - `tools`: per tool name, its python name, its tools/list entry (schemas, description, ...)
   and the user-owned files mcpgen created for it, so the next run can describe what changed
-  (added, removed, renamed, broken) and move a renamed tool's handler.
+  (added, removed, renamed, broken) and move a renamed tool's handler;
+- `catalog` (only when the manifest has resources, templates or prompts): the same per
+  resource, resource template and prompt, by kind and name, with its handler files by role.
 """
 
 from __future__ import annotations
@@ -58,12 +60,24 @@ class ToolRecord:
 
 
 @dataclass(frozen=True)
+class CatalogRecord:
+    """A resource, resource template or prompt as the last run saw it."""
+
+    kind: str  # "resource", "resource template" or "prompt"
+    name: str
+    python_name: str
+    view: JSON  # what tells a change: list entry, contents' source, handler parameters
+    user_files: Mapping[str, str] = field(default_factory=dict)  # role → POSIX path
+
+
+@dataclass(frozen=True)
 class State:
     """Everything the state file holds."""
 
     mcpgen_version: str
     files: Mapping[str, str] = field(default_factory=dict)  # generated path → sha256
     tools: Mapping[str, ToolRecord] = field(default_factory=dict)
+    catalog: Mapping[tuple[str, str], CatalogRecord] = field(default_factory=dict)
 
 
 def render_state(state: State) -> str:
@@ -81,8 +95,37 @@ def render_state(state: State) -> str:
             for name, record in state.tools.items()
         },
     }
+    if state.catalog:  # absent from a tools-only project's state, as before catalogs
+        data["catalog"] = _render_catalog(state.catalog)
     # default=str: a YAML scalar such as a date must not crash the run; it is only compared.
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False, default=str) + "\n"
+
+
+def _render_catalog(catalog: Mapping[tuple[str, str], CatalogRecord]) -> JSON:
+    data: JSON = {}
+    for (kind, name), record in catalog.items():
+        data.setdefault(kind, {})[name] = {
+            "python_name": record.python_name,
+            "view": record.view,
+            "user_files": dict(record.user_files),
+        }
+    return data
+
+
+def _catalog_snapshot(manifest: Manifest, plan: RenderPlan) -> dict[tuple[str, str], CatalogRecord]:
+    from mcpgen.render.catalog import catalog_entries, sync_view
+
+    files: dict[tuple[str, str], dict[str, str]] = {}
+    for planned in plan.by_owner("user"):
+        if planned.catalog is not None:
+            key = (planned.catalog.kind, planned.catalog.name)
+            files.setdefault(key, {})[planned.catalog.role] = planned.path
+    return {
+        (kind, entry.name): CatalogRecord(
+            kind, entry.name, entry.python_name, sync_view(entry), files.get((kind, entry.name), {})
+        )
+        for kind, entry in catalog_entries(manifest)
+    }
 
 
 def snapshot(manifest: Manifest, plan: RenderPlan, *, version: str = __version__) -> State:
@@ -97,7 +140,8 @@ def snapshot(manifest: Manifest, plan: RenderPlan, *, version: str = __version__
         )
         for tool in manifest.tools
     }
-    return State(mcpgen_version=version, files=files, tools=tools)
+    catalog = _catalog_snapshot(manifest, plan)
+    return State(mcpgen_version=version, files=files, tools=tools, catalog=catalog)
 
 
 def parse_state(text: str, *, where: str = STATE_PATH) -> State:
@@ -111,6 +155,9 @@ def parse_state(text: str, *, where: str = STATE_PATH) -> State:
         check_entry(path, where=where, text=text)
     for record in state.tools.values():
         for path in record.user_files:
+            check_entry(path, where=where, text=text)
+    for entry in state.catalog.values():
+        for path in entry.user_files.values():
             check_entry(path, where=where, text=text)
     return state
 
@@ -130,12 +177,28 @@ def _parse(text: str, where: str) -> State:
             for name, raw in data["tools"].items()
         }
         files = {str(path): str(digest) for path, digest in data["files"].items()}
-        return State(mcpgen_version=str(data["mcpgen_version"]), files=files, tools=tools)
+        catalog = _parse_catalog(data.get("catalog", {}))
+        return State(str(data["mcpgen_version"]), files, tools, catalog)
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise McpgenError(
             f"{where} is damaged ({exc}); restore it from git, or delete it and run "
             "`mcpgen generate --force` (hand edits to generated files are then kept as .orig)"
         ) from None
+
+
+def _parse_catalog(data: Any) -> dict[tuple[str, str], CatalogRecord]:
+    """The `catalog` section; ValueError, KeyError, ... for a damaged one (reported above)."""
+    return {
+        (str(kind), str(name)): CatalogRecord(
+            kind=str(kind),
+            name=str(name),
+            python_name=str(raw["python_name"]),
+            view=dict(raw["view"]),
+            user_files={str(role): str(path) for role, path in raw["user_files"].items()},
+        )
+        for kind, entries in data.items()
+        for name, raw in entries.items()
+    }
 
 
 def load_state(root: Path) -> State | None:

@@ -3,7 +3,8 @@
 
 resources/list, resources/templates/list and prompts/list must publish each entry as written;
 each static resource must read back as declared; each static prompt must render from its
-arguments; an unknown URI or prompt must get the protocol's error code.
+arguments; completion/complete must offer each declared list, and each completion handler's
+values, at most 100 of them; an unknown URI or prompt must get the protocol's error code.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp.types import INVALID_PARAMS, BlobResourceContents, TextContent, TextResourceContents
+from mcp.types import (
+    INVALID_PARAMS,
+    BlobResourceContents,
+    PromptReference,
+    ResourceTemplateReference,
+    TextContent,
+    TextResourceContents,
+)
 
 from everything._generated.resources import RESOURCE_NOT_FOUND
 from everything._generated.server import build_server
@@ -104,6 +112,24 @@ RENDERED: list[Any] = [
     ),
 ]
 
+# (prompt name or template URI, argument, the values offered for "" or None for a handler's)
+COMPLETIONS: list[Any] = [
+    pytest.param(
+        "template",
+        "test://template/{id}/data",
+        "id",
+        ["1", "2", "123"],
+        id="test://template/{id}/data id",
+    ),
+    pytest.param(
+        "prompt",
+        "test_prompt_with_arguments",
+        "arg1",
+        ["test", "testing", "other"],
+        id="test_prompt_with_arguments arg1",
+    ),
+]
+
 
 @pytest.fixture
 def anyio_backend() -> str:
@@ -148,6 +174,19 @@ async def test_static_prompt_renders_its_arguments(
         result = await client.get_prompt(name, arguments)
     (message,) = result.messages
     assert isinstance(message.content, TextContent) and message.content.text == text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("kind", "ref", "argument", "values"), COMPLETIONS)
+async def test_completions_offer_the_declared_values(
+    kind: str, ref: str, argument: str, values: list[str] | None
+) -> None:
+    target = PromptReference(name=ref) if kind == "prompt" else ResourceTemplateReference(uri=ref)
+    async with Client(build_server()) as client:
+        found = (await client.complete(target, {"name": argument, "value": ""})).completion
+    if values is not None:
+        assert found.values == values
+    assert len(found.values) <= 100 and all(isinstance(v, str) for v in found.values)
 
 
 @pytest.mark.anyio

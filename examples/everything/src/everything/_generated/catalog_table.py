@@ -63,7 +63,7 @@ CATALOG = Catalog(
             },
             handler=template_handler,
             parameters={},
-            completions={"id": ("1", "2", "123")},
+            completions={"id": ["1", "2", "123"]},
         ),
     ),
     prompts=(

@@ -9,6 +9,7 @@ from typing import Any
 from mcp.server import Server
 
 from notes_app._generated import SERVER_NAME, SERVER_VERSION, serve
+from notes_app._generated.catalog_table import CATALOG
 from notes_app._generated.runtime import Dispatcher
 from notes_app._generated.tools import TOOLS
 
@@ -24,6 +25,7 @@ SERVER = serve.ServerInfo(
     env=(),
     debug=False,
     timeout=None,
+    catalog=CATALOG,
 )
 
 dispatcher = Dispatcher(TOOLS)

@@ -24,6 +24,7 @@ from mcp.types import (
     TextContent,
 )
 
+from .completions import CompletionSource
 from .resources import call_handler
 
 _BLOCKS = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
@@ -38,7 +39,7 @@ class PromptSpec:
     definition: Mapping[str, Any]
     template: str | None = None
     handler: PromptHandler | None = None
-    completions: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    completions: Mapping[str, CompletionSource] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

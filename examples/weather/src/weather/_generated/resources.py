@@ -25,6 +25,7 @@ from mcp.types import (
     TextResourceContents,
 )
 
+from .completions import CompletionSource
 from .validation import SchemaCheck
 
 # The protocol's code for a URI no resource or template answers to.
@@ -60,7 +61,7 @@ class TemplateSpec:
     definition: Mapping[str, Any]  # the resources/templates/list entry
     handler: ReadHandler
     parameters: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    completions: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    completions: Mapping[str, CompletionSource] = field(default_factory=dict)
 
     @property
     def uri_template(self) -> str:
