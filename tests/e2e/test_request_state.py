@@ -96,9 +96,9 @@ class Server:
         except urllib.error.HTTPError as refused:
             text = refused.read().decode()
         for line in text.splitlines():  # a JSON body, or an SSE stream of `data:` lines
-            line = line.removeprefix("data:").strip()
-            if line.startswith("{") and '"id"' in line:
-                answer: dict[str, Any] = json.loads(line)
+            data = line.removeprefix("data:").strip()
+            if data.startswith("{") and '"id"' in data:
+                answer: dict[str, Any] = json.loads(data)
                 return answer
         raise AssertionError(f"no JSON-RPC response in {text!r}")
 
@@ -209,9 +209,9 @@ def test_instances_sharing_a_secret_accept_each_others_state(guarded: Path, tmp_
 
 def test_a_short_secret_refuses_to_start(guarded: Path) -> None:
     env = {**os.environ, "WEAK": "short"}
+    flags = ["--transport", "http", "--port", str(free_port()), "--state-secret-env", "WEAK"]
     done = subprocess.run(
-        [str(guarded), "--transport", "http", "--port", str(free_port())]
-        + ["--state-secret-env", "WEAK"],
+        [str(guarded), *flags],
         env=env,
         capture_output=True,
         text=True,
