@@ -61,6 +61,9 @@ def handshake_era_api() -> Iterator[None]:
 
 
 MODERN_ERA = "2026-07-28"
+# Up to 2025-11-25 a form whose answer breaks its schema is put again, this many times at most
+# (from 2026-07-28 each retry is the client's: it is asked again every time).
+ELICIT_ATTEMPTS = 3
 LEVELS: tuple[LoggingLevel, ...] = (
     "debug",
     "info",
@@ -296,10 +299,15 @@ class Context:
         session = self._session()
         related = self._request_id_raw
         if isinstance(question, Elicit):
-            answered: ElicitResult = await session.elicit_form(
-                question.message, dict(question.schema), related_request_id=related
-            )
-            return answered
+            for _ in range(ELICIT_ATTEMPTS):
+                answered: ElicitResult = await session.elicit_form(
+                    question.message, dict(question.schema), related_request_id=related
+                )
+                try:
+                    return question.answer(answered.model_dump(mode="json", exclude_none=True))
+                except AnswerDoesNotFit as exc:
+                    logger.info("answer refused, asking again: %s", exc)
+            raise ToolError(f"the user's answers did not fit the form {ELICIT_ATTEMPTS} times")
         if isinstance(question, Sample):
             with handshake_era_api():
                 sampled: CreateMessageResult = await session.create_message(
