@@ -230,6 +230,8 @@ class Context:
         server never put, nor reuse an answer given for other arguments).
         """
         if not self._modern:
+            for question in questions.values():
+                self._require(question)
             return {key: await self._ask_now(question) for key, question in questions.items()}
         answers: dict[str, Answer] = {}
         pending: dict[str, Question] = {}
@@ -241,13 +243,17 @@ class Context:
                 answers[key] = found
         if pending:
             for question in pending.values():
-                if not self.client_supports(question.capability):
-                    # The protocol forbids asking what the client did not declare.
-                    raise ToolError(f"the client does not support {question.capability}")
+                self._require(question)
             requests = {key: wire_request(q) for key, q in pending.items()}
             asking = {key: fingerprint(q) for key, q in pending.items()}
             raise InputRequired(requests, self._state.encode(asking))
         return answers
+
+    def _require(self, question: Question) -> None:
+        """The protocol forbids asking what the client did not declare it can answer."""
+        self._session()  # no client at all: nobody to ask
+        if not self.client_supports(question.capability):
+            raise ToolError(f"the client does not support {question.capability}")
 
     async def elicit(
         self,
