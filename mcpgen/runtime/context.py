@@ -1,15 +1,15 @@
 """The handler context: what a handler that declares a second parameter receives.
 
-Names follow FastMCP's `Context`. Elicitation and sampling work in both protocol eras: up to
-2025-11-25 they are requests sent to the client mid-call; from 2026-07-28 the call answers
-with an input-required result and the client retries it with the answers, so a handler that
-asks runs again from the start, and each question it asked before is answered from the retry.
+Names follow FastMCP's `Context`. Questions (elicitation, sampling, roots) work in both
+protocol eras: up to 2025-11-25 they are requests sent to the client mid-call; from 2026-07-28
+the call answers with an input-required result and the client retries it with the answers and
+the sealed request state, so a handler that asks runs again from the start, and each question
+it asked before is answered from the state or the retry.
 """
 
 from __future__ import annotations
 
-import base64
-import json
+import logging
 import os
 import warnings
 from collections import OrderedDict
@@ -19,22 +19,33 @@ from typing import Any
 
 from mcp.server import ServerRequestContext
 from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.context import CallNext
+from mcp.server.context import HandlerResult as WireResult
 from mcp.types import (
-    CreateMessageRequest,
-    CreateMessageRequestParams,
     CreateMessageResult,
-    ElicitRequest,
-    ElicitRequestFormParams,
     ElicitResult,
     EmptyResult,
     InputRequiredResult,
+    ListRootsResult,
     LoggingLevel,
     SamplingMessage,
     SetLevelRequestParams,
-    TextContent,
 )
 
 from .errors import ToolError
+from .questions import (
+    Answer,
+    AnswerDoesNotFit,
+    Elicit,
+    ListRoots,
+    Question,
+    Sample,
+    fingerprint,
+    wire_request,
+)
+from .request_state import CallState
+
+logger = logging.getLogger(__name__)
 
 
 @contextmanager
@@ -49,6 +60,9 @@ def handshake_era_api() -> Iterator[None]:
 
 
 MODERN_ERA = "2026-07-28"
+# Up to 2025-11-25 a form whose answer breaks its schema is put again, this many times at most
+# (from 2026-07-28 each retry is the client's: it is asked again every time).
+ELICIT_ATTEMPTS = 3
 LEVELS: tuple[LoggingLevel, ...] = (
     "debug",
     "info",
@@ -104,14 +118,15 @@ class Context:
         *,
         env_names: Sequence[str] = (),
         log_levels: LogLevels | None = None,
-        answers: Mapping[str, Any] | None = None,
-        state: str | None = None,
     ) -> None:
         self._request = request
         self._env_names = tuple(env_names)
         self._log_levels = log_levels
-        self._answers = dict(answers or {})
-        self._recorded: dict[str, Any] = _decode_state(state)
+        # A retry's answers and state, as sent: the questions check their answers themselves.
+        params = _raw_params(request)
+        answers = params.get("inputResponses")
+        self._answers: dict[str, Any] = dict(answers) if isinstance(answers, Mapping) else {}
+        self._state = CallState.decode(params.get("requestState"))
         self._asked = 0
         self.is_cancelled = False
 
@@ -188,19 +203,74 @@ class Context:
 
     # Questions to the client
 
-    async def elicit(self, message: str, schema: Mapping[str, Any]) -> ElicitResult:
+    def client_supports(self, capability: str) -> bool:
+        """Whether the client declared `capability` ("elicitation", "sampling", "roots").
+
+        From 2026-07-28 clients declare capabilities with each request, so the answer can
+        differ from one call to the next.
+        """
+        session = None if self._request is None else self._request.session
+        declared = getattr(session, "client_capabilities", None)
+        if declared is None:
+            return False
+        found = getattr(declared, capability, None)
+        if capability == "elicitation" and found is not None:
+            # A bare `elicitation: {}` means forms; a URL-only client cannot fill one.
+            return found.form is not None or found.url is None
+        return found is not None
+
+    async def ask(
+        self, questions: Mapping[str, Question], *, only_if_asked: bool = False
+    ) -> dict[str, Answer]:
+        """Ask several questions at once (`Elicit`, `Sample`, `ListRoots`); answers by key.
+
+        From 2026-07-28 they travel together in one input-required result; before, they are
+        sent one after the other. With `only_if_asked`, an answer counts only if it comes
+        with the state of the round that asked it (a client cannot answer a question the
+        server never put, nor reuse an answer given for other arguments).
+        """
+        if not self._modern:
+            for question in questions.values():
+                self._require(question)
+            return {key: await self._ask_now(question) for key, question in questions.items()}
+        answers: dict[str, Answer] = {}
+        pending: dict[str, Question] = {}
+        for key, question in questions.items():
+            found = self._answered(key, question, only_if_asked=only_if_asked)
+            if found is None:
+                pending[key] = question
+            else:
+                answers[key] = found
+        if pending:
+            for question in pending.values():
+                self._require(question)
+            requests = {key: wire_request(q) for key, q in pending.items()}
+            asking = {key: fingerprint(q) for key, q in pending.items()}
+            raise InputRequired(requests, self._state.encode(asking))
+        return answers
+
+    def _require(self, question: Question) -> None:
+        """The protocol forbids asking what the client did not declare it can answer."""
+        self._session()  # no client at all: nobody to ask
+        if not self.client_supports(question.capability):
+            raise ToolError(f"the client does not support {question.capability}")
+
+    async def elicit(
+        self,
+        message: str,
+        schema: Mapping[str, Any],
+        *,
+        key: str | None = None,
+        only_if_asked: bool = False,
+    ) -> ElicitResult:
         """Ask the user: `schema` is a flat JSON Schema object of primitive properties.
 
-        The answer's `action` is "accept" (with `content`), "decline" or "cancel".
+        The answer's `action` is "accept" (with `content`), "decline" or "cancel". `key`
+        names the question on the wire (default: its order in the call).
         """
-        params = ElicitRequestFormParams(message=message, requested_schema=dict(schema))
-        if not self._modern:
-            answered: ElicitResult = await self._session().elicit_form(
-                message, dict(schema), related_request_id=self._request_id_raw
-            )
-            return answered
-        answer = self._answer_or_ask(ElicitRequest(params=params))
-        return ElicitResult.model_validate(answer)
+        answer = await self._ask_one(key, Elicit(message, schema), only_if_asked)
+        assert isinstance(answer, ElicitResult)
+        return answer
 
     async def sample(
         self,
@@ -209,29 +279,76 @@ class Context:
         max_tokens: int = 512,
         system_prompt: str | None = None,
         temperature: float | None = None,
+        key: str | None = None,
     ) -> CreateMessageResult:
         """Ask the client's model for a completion."""
-        if isinstance(messages, str):
-            text = TextContent(type="text", text=messages)
-            messages = [SamplingMessage(role="user", content=text)]
-        params = CreateMessageRequestParams(
-            messages=list(messages),
-            max_tokens=max_tokens,
-            system_prompt=system_prompt,
-            temperature=temperature,
-        )
-        if not self._modern:
+        question = Sample(messages, max_tokens, system_prompt, temperature)
+        answer = await self._ask_one(key, question, False)
+        assert isinstance(answer, CreateMessageResult)
+        return answer
+
+    async def list_roots(self, *, key: str | None = None) -> ListRootsResult:
+        """The client's roots: the folders and files it lets the server work on."""
+        answer = await self._ask_one(key, ListRoots(), False)
+        assert isinstance(answer, ListRootsResult)
+        return answer
+
+    async def _ask_one(self, key: str | None, question: Question, only_if_asked: bool) -> Answer:
+        if key is None:
+            self._asked += 1
+            key = f"q{self._asked}"
+        return (await self.ask({key: question}, only_if_asked=only_if_asked))[key]
+
+    async def _ask_now(self, question: Question) -> Answer:
+        """Handshake era: the question is a request to the client, answered mid-call."""
+        session = self._session()
+        related = self._request_id_raw
+        if isinstance(question, Elicit):
+            for _ in range(ELICIT_ATTEMPTS):
+                answered: ElicitResult = await session.elicit_form(
+                    question.message, dict(question.schema), related_request_id=related
+                )
+                try:
+                    return question.answer(answered.model_dump(mode="json", exclude_none=True))
+                except AnswerDoesNotFit as exc:
+                    logger.info("answer refused, asking again: %s", exc)
+            raise ToolError(f"the user's answers did not fit the form {ELICIT_ATTEMPTS} times")
+        if isinstance(question, Sample):
             with handshake_era_api():
-                sampled: CreateMessageResult = await self._session().create_message(
-                    messages=list(messages),
-                    max_tokens=max_tokens,
-                    system_prompt=system_prompt,
-                    temperature=temperature,
-                    related_request_id=self._request_id_raw,
+                sampled: CreateMessageResult = await session.create_message(
+                    messages=question.sampling_messages,
+                    max_tokens=question.max_tokens,
+                    system_prompt=question.system_prompt,
+                    temperature=question.temperature,
+                    related_request_id=related,
                 )
             return sampled
-        answer = self._answer_or_ask(CreateMessageRequest(params=params))
-        return CreateMessageResult.model_validate(answer)
+        with handshake_era_api():
+            roots: ListRootsResult = await session.list_roots()
+        return roots
+
+    def _answered(self, key: str, question: Question, *, only_if_asked: bool) -> Answer | None:
+        """This question's answer from an earlier round or from this retry, if it has one."""
+        asked = fingerprint(question)
+        recorded = self._state.answers.get(key)
+        if isinstance(recorded, dict) and recorded.get("q") == asked:
+            try:
+                return question.answer(recorded.get("answer"))
+            except AnswerDoesNotFit:
+                pass  # recorded by another version of the handler: ask again
+        if key not in self._answers:
+            return None
+        if (self._state.present or only_if_asked) and self._state.asked.get(key) != asked:
+            logger.info("answer %r ignored: it does not answer the question this call asked", key)
+            return None
+        wire = self._answers[key]
+        try:
+            answer = question.answer(wire)
+        except AnswerDoesNotFit as exc:
+            logger.info("answer %r refused, asking again: %s", key, exc)
+            return None
+        self._state.answers[key] = {"q": asked, "answer": wire}
+        return answer
 
     @property
     def _modern(self) -> bool:
@@ -247,54 +364,23 @@ class Context:
             raise ToolError("this call has no client to ask")
         return self._request.session
 
-    def _answer_or_ask(self, request: ElicitRequest | CreateMessageRequest) -> Any:
-        """The client's answer to this run's next question, or `InputRequired` to ask it.
 
-        Questions are keyed by their order in the run: a handler asks the same questions
-        in the same order each time it runs, until it has all its answers.
-        """
-        self._asked += 1
-        key = f"q{self._asked}"
-        if key in self._recorded:
-            return self._recorded[key]
-        if key in self._answers:
-            answer = self._answers[key]
-            self._recorded[key] = answer
-            return answer
-        self._require_capability(
-            "elicitation" if isinstance(request, ElicitRequest) else "sampling"
-        )
-        wire = request.model_dump(mode="json", by_alias=True, exclude_none=True)
-        raise InputRequired({key: wire}, _encode_state(self._recorded))
+async def input_required_results(
+    ctx: ServerRequestContext[Any, Any], call_next: CallNext
+) -> WireResult:
+    """Server middleware: a prompt or resource handler that asks answers input-required.
 
-    def _require_capability(self, name: str) -> None:
-        """A client that did not declare `name` is never asked (the protocol forbids it)."""
-        session = None if self._request is None else self._request.session
-        declared = getattr(session, "client_capabilities", None)
-        if declared is not None and getattr(declared, name, None) is None:
-            raise ToolError(f"the client does not support {name}")
-
-
-def _encode_state(recorded: Mapping[str, Any]) -> str:
-    return base64.urlsafe_b64encode(json.dumps(recorded).encode()).decode()
-
-
-def _decode_state(state: str | None) -> dict[str, Any]:
-    if not state:
-        return {}
+    (tools/call turns `InputRequired` into its result itself, among its other outcomes.)
+    """
     try:
-        decoded = json.loads(base64.urlsafe_b64decode(state.encode()))
-    except ValueError:
-        return {}
-    return decoded if isinstance(decoded, dict) else {}
-
-
-def plain_answers(input_responses: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The retry's answers as plain JSON, by question key."""
-    answers: dict[str, Any] = {}
-    for key, value in (input_responses or {}).items():
-        dump = getattr(value, "model_dump", None)
-        answers[key] = (
-            dump(mode="json", by_alias=True, exclude_none=True) if callable(dump) else value
+        return await call_next(ctx)
+    except InputRequired as asked:
+        dumped: dict[str, Any] = asked.result.model_dump(
+            mode="json", by_alias=True, exclude_none=True
         )
-    return answers
+        return dumped
+
+
+def _raw_params(request: ServerRequestContext[Any, Any] | None) -> Mapping[str, Any]:
+    params = None if request is None else request.params
+    return params if isinstance(params, Mapping) else {}

@@ -19,6 +19,7 @@ import anyio
 from mcp.server import ServerRequestContext
 from mcp.server.context import CallNext
 from mcp.server.context import HandlerResult as WireResult
+from mcp.server.request_state import RequestStateSecurity
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INVALID_PARAMS,
@@ -38,7 +39,7 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
-from .context import Context, InputRequired, LogLevels, plain_answers
+from .context import Context, InputRequired, LogLevels
 from .errors import ErrorPolicy, ToolError, shortened
 from .limits import DEFAULT_TIMEOUT, PoolSaturated, Raised, WorkerPool
 from .results import DEFAULT_MAX_RESULT_BYTES, NotJson, error_result, finished, plain_json
@@ -96,6 +97,7 @@ class CallPolicy:
     default_timeout: float | None = DEFAULT_TIMEOUT
     workers: WorkerPool = field(default_factory=WorkerPool)
     env_names: tuple[str, ...] = ()  # the manifest's `env`, for `Context.env`
+    state: RequestStateSecurity = field(default_factory=RequestStateSecurity.ephemeral)
 
     def timeout_of(self, spec: ToolSpec[Any]) -> float | None:
         return spec.timeout or self.default_timeout
@@ -271,13 +273,7 @@ class Dispatcher:
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult | InputRequiredResult:
-        context = Context(
-            ctx,
-            env_names=self.policy.env_names,
-            log_levels=self.log_levels,
-            answers=plain_answers(params.input_responses),
-            state=params.request_state,
-        )
+        context = Context(ctx, env_names=self.policy.env_names, log_levels=self.log_levels)
         return await self.call(params.name, params.arguments or {}, context)
 
     def _tool(self, name: str) -> CompiledTool:
@@ -358,7 +354,10 @@ async def _confirm(spec: ToolSpec[Any], context: Context) -> None:
     """Ask the user before a tool marked `confirm: true` runs; raise unless they accept."""
     question = f"Run the tool {spec.name!r}?"
     try:
-        answer: ElicitResult = await context.elicit(question, {"type": "object", "properties": {}})
+        # Only a confirmation the server asked for, for these very arguments, counts.
+        answer: ElicitResult = await context.elicit(
+            question, {"type": "object", "properties": {}}, key="confirm_call", only_if_asked=True
+        )
     except InputRequired:
         raise
     except Exception as exc:

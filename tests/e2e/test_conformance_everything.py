@@ -24,26 +24,6 @@ def everything_server(tmp_path_factory: pytest.TempPathFactory, project_venv: Pr
     return project_venv.bin / "everything-server"
 
 
-# The 2026-07-28 suite's input-required scenarios need fixtures that answer with raw
-# `inputRequests` under the suite's own keys, roots/list and signed request state; the
-# example does not provide them yet, so the harness reports them not applicable.
-NOT_YET_PROVIDED = {
-    "input-required-result-basic-elicitation",
-    "input-required-result-basic-list-roots",
-    "input-required-result-basic-sampling",
-    "input-required-result-capability-check",
-    "input-required-result-ignore-extra-params",
-    "input-required-result-missing-input-response",
-    "input-required-result-multi-round",
-    "input-required-result-multiple-input-requests",
-    "input-required-result-request-state",
-    "input-required-result-result-type",
-    "input-required-result-tampered-state",
-    "input-required-result-validate-input",
-    "input-required-result-non-tool-request",
-}
-
-
 def missing_fixtures(output: str) -> set[str]:
     """Scenarios the harness left not applicable because a fixture was missing."""
     found: set[str] = set()
@@ -67,4 +47,4 @@ def test_http_conformance(everything_server: Path, tmp_path: Path) -> None:
     done = run_harness("--http", url, "--start", start, out=tmp_path / "http")
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert last_line(done.stdout).endswith(" 0 failed")
-    assert missing_fixtures(done.stdout) <= NOT_YET_PROVIDED
+    assert missing_fixtures(done.stdout) == set()

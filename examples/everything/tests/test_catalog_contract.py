@@ -86,6 +86,11 @@ PROMPTS: list[dict[str, Any]] = [
         "title": "Prompt With Image",
         "description": "A prompt that includes image content",
     },
+    {
+        "name": "test_input_required_result_prompt",
+        "title": "Prompt That Asks",
+        "description": "A prompt that asks the user for its context first",
+    },
 ]
 # (uri, "text" or "blob", the contents mcpgen.yaml gives)
 STATIC: list[Any] = [

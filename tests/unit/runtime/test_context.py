@@ -11,13 +11,17 @@ from mcp import Client
 from mcp.types import (
     CreateMessageResult,
     ElicitResult,
+    ListRootsResult,
     LoggingMessageNotificationParams,
+    Root,
     TextContent,
 )
 
-from mcpgen.runtime.runtime import CallPolicy, Dispatcher
+from mcpgen.runtime.context import Context
+from mcpgen.runtime.questions import Elicit, ListRoots, Sample
+from mcpgen.runtime.runtime import CallPolicy, Dispatcher, ToolSpec
 from mcpgen.runtime.serve import ServerInfo, build_server
-from tests.unit.runtime.context_tools import SEEN, TOOLS
+from tests.unit.runtime.context_tools import SEEN, TOOLS, Args
 
 INFO = ServerInfo(name="ctx", version="0.1.0", script="ctx-server", description="Context.")
 ERAS = ["legacy", "2026-07-28"]
@@ -142,3 +146,97 @@ async def test_request_id_client_and_env(monkeypatch: pytest.MonkeyPatch) -> Non
         result = json.loads(text(await client.call_tool("who", {})))
     assert result["request_id"] is not None and result["client"]
     assert result["env"] == {"CTX_TEST_VAR": "value"} and result["subject"] is None
+
+
+AGE = {"type": "object", "properties": {"age": {"type": "integer"}}, "required": ["age"]}
+RUNS: list[str] = []
+
+
+async def ask_all(args: Args, ctx: Context) -> dict[str, Any]:
+    RUNS.append("ask_all")
+    answers = await ctx.ask(
+        {"age": Elicit("Your age?", AGE), "poem": Sample("A poem"), "roots": ListRoots()}
+    )
+    age, poem, roots = answers["age"], answers["poem"], answers["roots"]
+    assert isinstance(age, ElicitResult) and isinstance(poem, CreateMessageResult)
+    assert isinstance(roots, ListRootsResult)
+    return {
+        "age": (age.content or {}).get("age"),
+        "poem": getattr(poem.content, "text", None),
+        "roots": [str(root.uri) for root in roots.roots],
+    }
+
+
+async def ask_age(args: Args, ctx: Context) -> Any:
+    RUNS.append("ask_age")
+    return (await ctx.elicit("Your age?", AGE)).content
+
+
+async def capabilities(args: Args, ctx: Context) -> dict[str, bool]:
+    return {name: ctx.client_supports(name) for name in ("elicitation", "sampling", "roots")}
+
+
+def questions_server() -> Any:
+    specs = [
+        ToolSpec({"name": name, "inputSchema": {"type": "object"}}, Args, handler, "h.py")
+        for name, handler in (("ask_all", ask_all), ("ask_age", ask_age), ("can", capabilities))
+    ]
+    return build_server(INFO, Dispatcher(specs))
+
+
+async def poet(context: Any, params: Any) -> CreateMessageResult:
+    reply = TextContent(type="text", text="roses")
+    return CreateMessageResult(role="assistant", content=reply, model="m")
+
+
+async def roots(context: Any) -> ListRootsResult:
+    return ListRootsResult(roots=[Root(uri="file:///work", name="work")])
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", ERAS)
+async def test_several_questions_at_once_in_both_eras(era: str) -> None:
+    RUNS.clear()
+
+    async def answer(context: Any, params: Any) -> ElicitResult:
+        return ElicitResult(action="accept", content={"age": 36})
+
+    async with Client(
+        questions_server(),
+        mode=era,  # type: ignore[arg-type]
+        elicitation_callback=answer,
+        sampling_callback=poet,
+        list_roots_callback=roots,
+    ) as client:
+        result = await client.call_tool("ask_all", {})
+    assert json.loads(text(result)) == {"age": 36, "poem": "roses", "roots": ["file:///work"]}
+    # From 2026-07-28 the three questions travel in one input-required result: two runs.
+    assert RUNS == ["ask_all"] * (2 if era == "2026-07-28" else 1)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", ERAS)
+async def test_an_answer_that_breaks_the_form_is_asked_again(era: str) -> None:
+    given = iter([{"age": "old"}, {}, {"age": 36}])
+
+    async def answer(context: Any, params: Any) -> ElicitResult:
+        return ElicitResult(action="accept", content=next(given))
+
+    async with Client(questions_server(), mode=era, elicitation_callback=answer) as client:  # type: ignore[arg-type]
+        result = await client.call_tool("ask_age", {})
+    assert json.loads(text(result)) == {"age": 36}
+    assert next(given, None) is None  # all three answers were asked for
+
+
+@pytest.mark.anyio
+async def test_capabilities_are_those_the_client_declared() -> None:
+    async with Client(questions_server(), mode="2026-07-28", sampling_callback=poet) as client:
+        found = json.loads(text(await client.call_tool("can", {})))
+    assert found == {"elicitation": False, "sampling": True, "roots": False}
+
+
+@pytest.mark.anyio
+async def test_a_question_the_client_cannot_answer_is_a_tool_error() -> None:
+    async with Client(questions_server(), mode="2026-07-28") as client:
+        result = await client.call_tool("ask_age", {})
+    assert result.is_error and "does not support elicitation" in text(result)

@@ -11,6 +11,9 @@ from everything._generated.prompts import PromptSpec
 from everything._generated.resources import ResourceSpec, TemplateSpec
 from everything.handlers.static_binary import static_binary as static_binary_handler
 from everything.handlers.template import template as template_handler
+from everything.handlers.test_input_required_result_prompt import (
+    test_input_required_result_prompt as test_input_required_result_prompt_handler,
+)
 from everything.handlers.test_prompt_with_embedded_resource import (
     test_prompt_with_embedded_resource as test_prompt_with_embedded_resource_handler,
 )
@@ -112,6 +115,15 @@ CATALOG = Catalog(
                 "description": "A prompt that includes image content",
             },
             handler=test_prompt_with_image_handler,
+            completions={},
+        ),
+        PromptSpec(
+            {
+                "name": "test_input_required_result_prompt",
+                "title": "Prompt That Asks",
+                "description": "A prompt that asks the user for its context first",
+            },
+            handler=test_input_required_result_prompt_handler,
             completions={},
         ),
     ),

@@ -14,6 +14,14 @@ from everything._generated.models import (
     TestEmbeddedResourceInput,
     TestErrorHandlingInput,
     TestImageContentInput,
+    TestInputRequiredResultCapabilitiesInput,
+    TestInputRequiredResultElicitationInput,
+    TestInputRequiredResultListRootsInput,
+    TestInputRequiredResultMultipleInputsInput,
+    TestInputRequiredResultMultiRoundInput,
+    TestInputRequiredResultRequestStateInput,
+    TestInputRequiredResultSamplingInput,
+    TestInputRequiredResultTamperedStateInput,
     TestMultipleContentTypesInput,
     TestSamplingInput,
     TestSimpleTextInput,
@@ -39,6 +47,30 @@ from everything.handlers.test_error_handling import (
     test_error_handling as test_error_handling_handler,
 )
 from everything.handlers.test_image_content import test_image_content as test_image_content_handler
+from everything.handlers.test_input_required_result_capabilities import (
+    test_input_required_result_capabilities as test_input_required_result_capabilities_handler,
+)
+from everything.handlers.test_input_required_result_elicitation import (
+    test_input_required_result_elicitation as test_input_required_result_elicitation_handler,
+)
+from everything.handlers.test_input_required_result_list_roots import (
+    test_input_required_result_list_roots as test_input_required_result_list_roots_handler,
+)
+from everything.handlers.test_input_required_result_multi_round import (
+    test_input_required_result_multi_round as test_input_required_result_multi_round_handler,
+)
+from everything.handlers.test_input_required_result_multiple_inputs import (
+    test_input_required_result_multiple_inputs as test_input_required_result_multiple_inputs_handler,
+)
+from everything.handlers.test_input_required_result_request_state import (
+    test_input_required_result_request_state as test_input_required_result_request_state_handler,
+)
+from everything.handlers.test_input_required_result_sampling import (
+    test_input_required_result_sampling as test_input_required_result_sampling_handler,
+)
+from everything.handlers.test_input_required_result_tampered_state import (
+    test_input_required_result_tampered_state as test_input_required_result_tampered_state_handler,
+)
 from everything.handlers.test_multiple_content_types import (
     test_multiple_content_types as test_multiple_content_types_handler,
 )
@@ -240,6 +272,102 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
         output_model=None,
         handler=json_schema_2020_12_tool_handler,
         handler_path="src/everything/handlers/json_schema_2020_12_tool.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_elicitation",
+            "description": "Asks the user's name, then greets them.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultElicitationInput,
+        output_model=None,
+        handler=test_input_required_result_elicitation_handler,
+        handler_path="src/everything/handlers/test_input_required_result_elicitation.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_sampling",
+            "description": "Asks the client's model for the capital of France.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultSamplingInput,
+        output_model=None,
+        handler=test_input_required_result_sampling_handler,
+        handler_path="src/everything/handlers/test_input_required_result_sampling.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_list_roots",
+            "description": "Asks the client for its roots and lists them.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultListRootsInput,
+        output_model=None,
+        handler=test_input_required_result_list_roots_handler,
+        handler_path="src/everything/handlers/test_input_required_result_list_roots.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_request_state",
+            "description": "Asks for a confirmation that counts only with the request state that asked it.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultRequestStateInput,
+        output_model=None,
+        handler=test_input_required_result_request_state_handler,
+        handler_path="src/everything/handlers/test_input_required_result_request_state.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_multiple_inputs",
+            "description": "Asks the user, the client's model and the client's roots at once.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultMultipleInputsInput,
+        output_model=None,
+        handler=test_input_required_result_multiple_inputs_handler,
+        handler_path="src/everything/handlers/test_input_required_result_multiple_inputs.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_multi_round",
+            "description": "Asks the user's name, then their favorite color.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultMultiRoundInput,
+        output_model=None,
+        handler=test_input_required_result_multi_round_handler,
+        handler_path="src/everything/handlers/test_input_required_result_multi_round.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_tampered_state",
+            "description": "Asks for a confirmation; a retry whose request state was altered is refused.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultTamperedStateInput,
+        output_model=None,
+        handler=test_input_required_result_tampered_state_handler,
+        handler_path="src/everything/handlers/test_input_required_result_tampered_state.py",
+        timeout=None,
+    ),
+    ToolSpec(
+        {
+            "name": "test_input_required_result_capabilities",
+            "description": "Asks only what the client declared it can answer.",
+            "inputSchema": {"type": "object"},
+        },
+        input_model=TestInputRequiredResultCapabilitiesInput,
+        output_model=None,
+        handler=test_input_required_result_capabilities_handler,
+        handler_path="src/everything/handlers/test_input_required_result_capabilities.py",
         timeout=None,
     ),
 )

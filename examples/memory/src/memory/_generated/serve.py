@@ -19,10 +19,17 @@ import anyio
 from mcp.server.lowlevel.server import Server
 
 from .catalog import Catalog
-from .context import handshake_era_api
+from .context import handshake_era_api, input_required_results
 from .errors import ErrorPolicy, Redactor, redact_logs
 from .http_options import add_http_arguments, http_options
 from .limits import DEFAULT_TIMEOUT, DEFAULT_WORKERS, WorkerPool
+from .request_state import (
+    DEFAULT_STATE_TTL,
+    STATE_SECRET_ENV,
+    StateSecretError,
+    boundary,
+    state_security,
+)
 from .results import DEFAULT_MAX_RESULT_BYTES
 from .runtime import CallPolicy, Dispatcher
 from .stdio_transport import claimed_stdio, serve_fds
@@ -65,6 +72,9 @@ def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
             on_set_logging_level=dispatcher.log_levels.set_level,
             **offered,
         )
+    # Outermost first: the state is verified before anything reads it, and sealed last.
+    server.middleware.append(boundary(dispatcher.policy.state, info.name))
+    server.middleware.append(input_required_results)
     server.middleware.append(dispatcher.publish_definitions)
     return server
 
@@ -110,6 +120,7 @@ def call_policy(info: ServerInfo, args: argparse.Namespace) -> CallPolicy:
         default_timeout=timeout or None,
         workers=WorkerPool(args.workers),
         env_names=info.env,
+        state=state_security(args.state_secret_env, args.state_ttl),
     )
 
 
@@ -145,6 +156,21 @@ def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespa
         default=DEFAULT_MAX_RESULT_BYTES,
         help="larger tool results become error results; 0: no limit (default: %(default)s)",
     )
+    parser.add_argument(
+        "--state-secret-env",
+        metavar="VAR",
+        default=None,
+        help="environment variable holding the secret (>= 32 bytes) that seals the request "
+        "state of questions to the client; instances behind one address must share it "
+        f"(default: {STATE_SECRET_ENV} if set, else a random key per process)",
+    )
+    parser.add_argument(
+        "--state-ttl",
+        type=float,
+        default=DEFAULT_STATE_TTL,
+        help="seconds a client has to answer a question before its state expires "
+        "(default: %(default)g)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {info.version}")
     add_http_arguments(parser)
     return parser.parse_args(argv)
@@ -159,7 +185,10 @@ def main(info: ServerInfo, dispatcher: Dispatcher, argv: Sequence[str] | None = 
     missing = missing_environment(info.required_env)
     if missing:
         sys.exit(f"{info.name}: missing required environment variables: {', '.join(missing)}")
-    dispatcher.policy = call_policy(info, args)
+    try:
+        dispatcher.policy = call_policy(info, args)
+    except StateSecretError as exc:
+        sys.exit(f"{info.name}: {exc}")
     redact_logs(dispatcher.policy.errors.redactor)
     try:
         if args.transport == "http":

@@ -1,0 +1,92 @@
+"""The `requestState` a call hands the client between rounds, and how it is protected.
+
+From 2026-07-28 a handler that asks the client answers with an input-required result, and
+the client retries the call with the answers and the state the server gave it. The state
+records the answers of earlier rounds and which questions this round asked; the client holds
+it, so it is sealed by the SDK's `RequestStateBoundary`: authenticated encryption (AES-256-GCM)
+under a server key, bound to the method, the tool or prompt name, a digest of the arguments,
+the authenticated caller and an expiry. A state that is forged, altered, expired or replayed
+for another call is refused with the protocol's error before any handler runs.
+
+The key is random per process unless a shared secret is given (several instances behind one
+address must share it): `--state-secret-env VAR`, else `MCP_STATE_SECRET` when set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+
+STATE_SECRET_ENV = "MCP_STATE_SECRET"
+DEFAULT_STATE_TTL = 600.0  # seconds a client has to answer before the state expires
+_VERSION = 1
+
+
+class StateSecretError(ValueError):
+    """The configured secret is missing or too weak to start with."""
+
+
+def state_security(
+    secret_env: str | None, ttl: float = DEFAULT_STATE_TTL, environ: Mapping[str, str] | None = None
+) -> RequestStateSecurity:
+    """The sealing policy: a shared secret from the environment, or a random key per process."""
+    environ = os.environ if environ is None else environ
+    name = secret_env or STATE_SECRET_ENV
+    secret = environ.get(name, "")
+    if not secret:
+        if secret_env:
+            raise StateSecretError(f"--state-secret-env names {name}, which is unset or empty")
+        return RequestStateSecurity.ephemeral(ttl=ttl)
+    if len(secret.encode()) < 32:
+        raise StateSecretError(
+            f"{name} must hold at least 32 bytes of random secret "
+            '(python -c "import secrets; print(secrets.token_hex(32))")'
+        )
+    return RequestStateSecurity(keys=[secret], ttl=ttl)
+
+
+def boundary(security: RequestStateSecurity, server_name: str) -> RequestStateBoundary:
+    """Server middleware that seals every outgoing state and verifies every returning one.
+
+    The server's name is the audience: state minted by another server sharing the secret
+    is refused too.
+    """
+    return RequestStateBoundary(security, default_audience=server_name)
+
+
+@dataclass
+class CallState:
+    """What one call carries from round to round (plain here; sealed on the wire)."""
+
+    # Answers accepted in earlier rounds: key -> {"q": question fingerprint, "answer": wire}.
+    answers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Fingerprints of the questions the previous round asked, by key.
+    asked: dict[str, str] = field(default_factory=dict)
+    present: bool = False  # the request carried a (verified) state
+
+    @classmethod
+    def decode(cls, text: object) -> CallState:
+        """The state the boundary verified; anything else is treated as no progress."""
+        if not isinstance(text, str) or not text:
+            return cls()
+        try:
+            decoded = json.loads(text)
+        except ValueError:
+            return cls(present=True)
+        if not isinstance(decoded, dict) or decoded.get("v") != _VERSION:
+            return cls(present=True)
+        answers, asked = decoded.get("answers"), decoded.get("asked")
+        return cls(
+            answers=answers if isinstance(answers, dict) else {},
+            asked=asked if isinstance(asked, dict) else {},
+            present=True,
+        )
+
+    def encode(self, asking: Mapping[str, str]) -> str:
+        state = {"v": _VERSION, "answers": self.answers, "asked": dict(asking)}
+        return json.dumps(state, separators=(",", ":"))
