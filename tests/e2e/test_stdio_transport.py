@@ -36,6 +36,7 @@ RUNTIME_IMPORTS = {
     "concurrent",
     "jsonschema_rs",
     "regress",
+    "re2",
     "mcpgen",
     "tests",
 }

@@ -1,0 +1,62 @@
+"""How regress compiles schema patterns, and a process that runs its matches on request.
+
+Run as a script (`python regex_worker.py`), it answers one line per request on stdin —
+`["pattern", "text"]` as JSON — with `1` (matches), `0` (does not) or `!` (the pattern does
+not compile). A backtracking match that runs away then blocks this process, not the server:
+the server stops waiting at its deadline and kills it. No relative imports: the file is run
+by path, outside its package.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import lru_cache
+
+import regress
+
+
+class InvalidPattern(ValueError):
+    """A pattern no ECMA-262 engine accepts."""
+
+
+def compile_unicode(pattern: str) -> regress.Regex:
+    """The pattern with Unicode semantics, as JSON Schema and Ajv read it."""
+    return regress.Regex(pattern, "u")
+
+
+@lru_cache(maxsize=4096)
+def compile_pattern(pattern: str) -> regress.Regex:
+    """Compile with Unicode semantics (as JSON Schema and Ajv do), else in legacy mode.
+
+    Legacy mode accepts identity escapes such as `\\_` and `\\-` that generated schemas
+    (zod, pydantic) often contain and that every JavaScript engine runs.
+    """
+    try:
+        return compile_unicode(pattern)
+    except regress.RegressError as unicode_error:
+        try:
+            return regress.Regex(pattern)
+        except regress.RegressError:
+            raise InvalidPattern(str(unicode_error)) from None
+
+
+def answer(request: str) -> str:
+    """The reply line to one request line."""
+    pattern, text = json.loads(request)
+    try:
+        found = compile_pattern(pattern).find(text) is not None
+    except InvalidPattern:
+        return "!"
+    return "1" if found else "0"
+
+
+def serve() -> None:
+    """Answer requests until stdin closes."""
+    for line in sys.stdin:
+        sys.stdout.write(answer(line) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    serve()
