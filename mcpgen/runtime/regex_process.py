@@ -41,12 +41,15 @@ class RegexProcess:
         if not self._lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise PatternTimeout
         try:
-            request = json.dumps([pattern, text]).encode("ascii") + b"\n"
+            # A lone surrogate raises UnicodeEncodeError here, as it does in regress.
+            request = json.dumps([pattern, text], ensure_ascii=False).encode() + b"\n"
             reply = self._exchange(request, deadline)
         finally:
             self._lock.release()
         if reply == b"!":
             raise InvalidPattern(pattern)
+        if reply not in (b"0", b"1"):
+            raise RuntimeError(f"the regex worker failed: {reply.decode(errors='replace')}")
         return reply == b"1"
 
     def start(self) -> None:

@@ -1,10 +1,10 @@
 """How regress compiles schema patterns, and a process that runs its matches on request.
 
-Run as a script (`python regex_worker.py`), it answers one line per request on stdin —
-`["pattern", "text"]` as JSON — with `1` (matches), `0` (does not) or `!` (the pattern does
-not compile). A backtracking match that runs away then blocks this process, not the server:
-the server stops waiting at its deadline and kills it. No relative imports: the file is run
-by path, outside its package.
+Run as a script (`python regex_worker.py`), it answers each request line on stdin,
+`["pattern", "text"]` as UTF-8 JSON, with `1` (matches), `0` (does not), `!` (the pattern
+does not compile) or `? <error>`. A backtracking match that runs away then blocks this
+process, not the server: the server stops waiting at its deadline and kills it.
+No relative imports: the file is run by path, outside its package.
 """
 
 from __future__ import annotations
@@ -41,21 +41,23 @@ def compile_pattern(pattern: str) -> regress.Regex:
             raise InvalidPattern(str(unicode_error)) from None
 
 
-def answer(request: str) -> str:
+def answer(request: bytes) -> str:
     """The reply line to one request line."""
-    pattern, text = json.loads(request)
     try:
+        pattern, text = json.loads(request)
         found = compile_pattern(pattern).find(text) is not None
     except InvalidPattern:
         return "!"
+    except Exception as exc:  # answered, not fatal: the next request is served
+        return f"? {type(exc).__name__}"
     return "1" if found else "0"
 
 
 def serve() -> None:
     """Answer requests until stdin closes."""
-    for line in sys.stdin:
-        sys.stdout.write(answer(line) + "\n")
-        sys.stdout.flush()
+    for line in sys.stdin.buffer:  # bytes: the locale's encoding plays no part
+        sys.stdout.buffer.write(answer(line).encode() + b"\n")
+        sys.stdout.buffer.flush()
 
 
 if __name__ == "__main__":
