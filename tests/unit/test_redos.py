@@ -85,7 +85,10 @@ def test_the_warning_says_whether_the_server_matches_in_linear_time() -> None:
     }
     _, diagnostics = check_text(manifest(schema), "mcpgen.yaml")
     by_property = {
-        name: str(d) for d in diagnostics for name in ("linear", "backtracking") if name in str(d)
+        name: str(d)
+        for d in diagnostics
+        for name in ("linear", "backtracking")
+        if f".properties.{name}." in str(d)
     }
     assert "this server matches it in linear time" in by_property["linear"]
     assert "pattern evaluation took too long" in by_property["backtracking"]
