@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-import re2
+import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
 from .regex_worker import compile_unicode
 
