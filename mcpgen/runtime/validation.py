@@ -16,9 +16,12 @@ wait for the child.
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+import anyio
 import anyio.to_thread
 import jsonschema_rs
 
@@ -26,14 +29,24 @@ from .bounded_regex import is_linear, search, verdict_budget, warm_up
 from .ecma_regex import compile_pattern, with_ecma_regex
 
 T = TypeVar("T")
+# Threads for verdicts that may wait for the regex child. Their own: a flood of such calls
+# must not take the threads anyio lends everyone else (token checks, file reads).
+VERDICT_THREADS = 8
+_verdict_threads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 async def off_loop_if(isolated: bool, function: Callable[..., T], *args: Any) -> T:
     """`function(*args)`, in a worker thread when it may wait for the regex child process:
     the event loop keeps serving other calls meanwhile."""
-    if isolated:
-        return await anyio.to_thread.run_sync(function, *args)
-    return function(*args)
+    if not isolated:
+        return function(*args)
+    loop = asyncio.get_running_loop()  # a limiter belongs to one event loop
+    limiter = _verdict_threads.get(loop)
+    if limiter is None:
+        limiter = _verdict_threads[loop] = anyio.CapacityLimiter(VERDICT_THREADS)
+    return await anyio.to_thread.run_sync(function, *args, limiter=limiter)
 
 
 class _EcmaPattern:

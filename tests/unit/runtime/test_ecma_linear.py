@@ -6,13 +6,17 @@ from __future__ import annotations
 import threading
 import time
 
+import anyio
 import pytest
+from mcp.types import CallToolResult
 
 from mcpgen.runtime import bounded_regex
 from mcpgen.runtime.bounded_regex import PatternTimeout, is_linear, search, verdict_budget
 from mcpgen.runtime.linear_regex import linear_pattern, to_re2
 from mcpgen.runtime.regex_worker import compile_pattern
+from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.validation import SchemaCheck
+from tests.unit.runtime.redos_tools import TOOLS
 
 RUNAWAY = "a" * 30 + "!"
 # Exponential in regress, and not translatable (a back-reference): the child process runs it.
@@ -149,3 +153,30 @@ def test_a_schema_whose_patterns_all_translate_is_not_isolated() -> None:
     check = SchemaCheck({"properties": {"x": {"pattern": r"^(a+)+$"}}})
     assert not check.isolated
     assert check.problems({"x": RUNAWAY}) == [f"$.x: {RUNAWAY!r} does not match '^(a+)+$'"]
+
+
+@pytest.mark.anyio
+async def test_a_dispatcher_judges_isolated_schemas_off_the_event_loop() -> None:
+    dispatcher = Dispatcher(TOOLS)
+    await dispatcher.call("nested_backreference", {"text": "aa"})  # compiled, child started
+    longest = 0.0
+
+    async def measure_lag() -> None:
+        nonlocal longest
+        for _ in range(100):
+            started = time.perf_counter()
+            await anyio.sleep(0.005)
+            longest = max(longest, time.perf_counter() - started)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(measure_lag)
+        await anyio.sleep(0.02)  # the lag is being measured
+        result = await dispatcher.call("nested_backreference", {"text": RUNAWAY})
+    assert isinstance(result, CallToolResult) and result.is_error
+    assert "pattern evaluation took too long" in str(result.content[0])
+    assert longest < 0.1
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"

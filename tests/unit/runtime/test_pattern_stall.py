@@ -163,3 +163,18 @@ def test_http_backtracking_fallback_does_not_stall_other_clients(
     assert elapsed < PROMPT
     assert slow["result"]["isError"]
     assert "took too long" in slow["result"]["content"][0]["text"]
+
+
+def test_stdio_a_flood_of_runaway_calls_leaves_other_calls_answered(
+    stdio_server: StdioServer,
+) -> None:
+    flood = [_call(100 + i, "nested_backreference", {"text": RUNAWAY}) for i in range(50)]
+    stdio_server.send(*flood)
+    for ping_id in (98, 99):  # each read of stdin after the flood, too
+        time.sleep(0.3)  # the runaway calls are waiting for their verdicts
+        sent = stdio_server.send(_call(ping_id, "ping", {}))
+        answered_at, answered = stdio_server.reply(ping_id)
+        assert answered["result"]["content"][0]["text"] == "pong"
+        assert answered_at - sent < PROMPT
+    _, last = stdio_server.reply(149, timeout=VERDICT_BUDGET * 60)
+    assert last["result"]["isError"]

@@ -11,6 +11,7 @@ No relative imports: the file is run by path, outside its package.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from functools import lru_cache
 
@@ -56,6 +57,9 @@ def answer(request: bytes) -> str:
 
 def serve() -> None:
     """Answer requests until stdin closes."""
+    # Ctrl-C reaches the whole process group: the server decides when this process ends
+    # (by closing stdin, or killing it), so calls still draining keep their matcher.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for line in sys.stdin.buffer:  # bytes: the locale's encoding plays no part
         sys.stdout.buffer.write(answer(line).encode() + b"\n")
         sys.stdout.buffer.flush()
