@@ -15,7 +15,7 @@ from mcpgen.runtime.bounded_regex import PatternTimeout, is_linear, search, verd
 from mcpgen.runtime.linear_regex import linear_pattern, to_re2
 from mcpgen.runtime.regex_worker import compile_pattern
 from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.validation import SchemaCheck
+from mcpgen.runtime.validation import LOOP_BUDGET, SchemaCheck
 from tests.unit.runtime.redos_tools import TOOLS
 
 RUNAWAY = "a" * 30 + "!"
@@ -180,3 +180,13 @@ async def test_a_dispatcher_judges_isolated_schemas_off_the_event_loop() -> None
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_a_verdict_computed_on_the_event_loop_gets_a_short_deadline() -> None:
+    check = SchemaCheck({"pattern": BACKTRACKING_FALLBACK})
+    assert check.problems("aaaa") == []  # the child is up
+    started = time.perf_counter()
+    [problem] = check.problems(RUNAWAY)
+    assert "took too long" in problem
+    assert time.perf_counter() - started < LOOP_BUDGET + 0.3

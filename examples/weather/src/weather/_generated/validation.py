@@ -12,7 +12,8 @@ refused with the reasons found, never accepted.
 Both engines match patterns through `bounded_regex` (linear-time where RE2 can, else in a
 child process under a deadline), with regress's verdicts; a schema holding a pattern of the
 second kind is `isolated`: its verdicts should be computed off the event loop, since they may
-wait for the child.
+wait for the child. One computed on the event loop anyway (a result, a resource parameter)
+gets a much shorter deadline: every client waits while it runs.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ import anyio
 import anyio.to_thread
 import jsonschema_rs
 
-from .bounded_regex import is_linear, search, verdict_budget, warm_up
+from .bounded_regex import VERDICT_BUDGET, is_linear, search, verdict_budget, warm_up
 from .ecma_regex import compile_pattern, with_ecma_regex
 
 T = TypeVar("T")
+# Seconds of backtracking matches a verdict computed on the event loop thread may take.
+LOOP_BUDGET = 0.1
 # Threads for verdicts that may wait for the regex child. Their own: a flood of such calls
 # must not take the threads anyio lends everyone else (token checks, file reads).
 VERDICT_THREADS = 8
@@ -48,6 +51,14 @@ async def off_loop_if(isolated: bool, function: Callable[..., T], *args: Any) ->
     if limiter is None:
         limiter = _verdict_threads[loop] = anyio.CapacityLimiter(VERDICT_THREADS)
     return await anyio.to_thread.run_sync(function, *args, limiter=limiter)
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 class _EcmaPattern:
@@ -128,7 +139,7 @@ class SchemaCheck:
 
     def problems(self, instance: Any) -> list[str]:
         """Every way `instance` fails the schema, as `$.path: message` lines; [] when valid."""
-        with verdict_budget():
+        with verdict_budget(LOOP_BUDGET if _on_event_loop() else VERDICT_BUDGET):
             return self._problems(instance)
 
     def _problems(self, instance: Any) -> list[str]:
