@@ -36,7 +36,6 @@ RUNTIME_IMPORTS = {
     "concurrent",
     "jsonschema_rs",
     "regress",
-    "re2",
     "mcpgen",
     "tests",
 }

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-
-import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
+from typing import Any
 
 from .regex_worker import compile_unicode
 
@@ -321,7 +320,7 @@ def to_re2(pattern: str) -> str | None:
         return None
 
 
-def _options() -> re2.Options:
+def _options(re2: Any) -> Any:
     options = re2.Options()
     options.never_capture = True  # only whether it matches is asked
     options.log_errors = False  # a refused pattern is expected, not news for stderr
@@ -329,12 +328,16 @@ def _options() -> re2.Options:
 
 
 @lru_cache(maxsize=4096)
-def linear_pattern(pattern: str) -> re2._Regexp | None:
-    """The RE2 program for `pattern`, or None when it must run on the backtracking engine."""
+def linear_pattern(pattern: str) -> Any:
+    """The RE2 program for `pattern` (its `search(text)` is a match or None), or None when the
+    pattern must run on the backtracking engine."""
     translated = to_re2(pattern)
     if translated is None:
         return None
+    # Imported on first use, off the server's start-up path; google-re2 ships no types.
+    import re2  # type: ignore[import-untyped]  # noqa: PLC0415
+
     try:
-        return re2.compile(translated, _options())
+        return re2.compile(translated, _options(re2))
     except re2.error:
         return None  # e.g. repetition nested past RE2's size limit
