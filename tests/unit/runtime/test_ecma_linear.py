@@ -190,3 +190,7 @@ async def test_a_verdict_computed_on_the_event_loop_gets_a_short_deadline() -> N
     [problem] = check.problems(RUNAWAY)
     assert "took too long" in problem
     assert time.perf_counter() - started < LOOP_BUDGET + 0.3
+
+
+def test_groups_nested_past_the_recursion_limit_are_not_translated() -> None:
+    assert to_re2("(" * 3000 + "a" + ")" * 3000) is None

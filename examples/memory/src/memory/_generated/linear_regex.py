@@ -316,7 +316,7 @@ def to_re2(pattern: str) -> str | None:
         return None  # legacy-mode or invalid: left to the backtracking engine
     try:
         return _Translator(pattern).translate()
-    except _Untranslatable:
+    except (_Untranslatable, RecursionError):  # RecursionError: groups nested thousands deep
         return None
 
 
