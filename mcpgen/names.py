@@ -60,6 +60,7 @@ RESERVED_PACKAGES = frozenset(sys.stdlib_module_names) | {
     "pydantic",
     "pydantic_core",
     "pytest",
+    "re2",
     "regress",
     "ruamel",
     "starlette",

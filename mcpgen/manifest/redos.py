@@ -1,8 +1,11 @@
 """Warnings for schema regexes prone to catastrophic backtracking (`^(a+)+$`).
 
-The generated server matches `pattern` and `patternProperties` with a backtracking ECMA-262
-engine; for a pattern that repeats a repetition, one short argument (25 characters against
-`^(a+)+$`) can keep the matcher busy for seconds. The test is the one safe-regex popularised:
+In a backtracking ECMA-262 engine (JavaScript's; regress, which defines the generated server's
+verdicts), a pattern that repeats a repetition lets one short argument (25 characters against
+`^(a+)+$`) keep the matcher busy for seconds. The generated server itself cannot stall: it
+matches in linear time every pattern RE2 can read as ECMA-262 does, and the others in a child
+process under a deadline, where such an argument makes the call fail instead. The warning
+says which of the two applies. The test is the one safe-regex popularised:
 unbounded repetition nested in unbounded repetition ("star height" above one), plus a repeated
 alternation with two branches starting with the same character (`(a|ab)*`). It can warn about
 a pattern that is in fact safe, and it does not find every dangerous one.
@@ -13,6 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+
+from mcpgen.runtime.bounded_regex import VERDICT_BUDGET, is_linear
 
 from .messages import Finding
 from .sourcemap import JsonPath
@@ -41,13 +46,23 @@ def backtracking_findings(tools: list[Any]) -> list[Finding]:
             for path, pattern in _patterns(tool.get(key), ("tools", index, key)):
                 reason = backtracking_risk(pattern)
                 if reason:
-                    message = (
-                        f"the pattern {pattern!r} {reason}: prone to catastrophic backtracking, "
-                        "so a short argument can keep the server's matcher busy for seconds; "
-                        "rewrite it without nested or overlapping repetition"
-                    )
+                    message = f"the pattern {pattern!r} {reason}: {_consequence(pattern)}"
                     findings.append(Finding(path, message, level="warning"))
     return findings
+
+
+def _consequence(pattern: str) -> str:
+    rewrite = "; rewrite it without nested or overlapping repetition"
+    if is_linear(pattern):
+        return (
+            "prone to catastrophic backtracking in JavaScript and other backtracking engines "
+            "(this server matches it in linear time, clients checking arguments may not)" + rewrite
+        )
+    return (
+        "prone to catastrophic backtracking, and this server must run it on a backtracking "
+        "engine (RE2 cannot read it as ECMA-262 does), so a short argument can make a call "
+        f"fail after {VERDICT_BUDGET:g} s with 'pattern evaluation took too long'" + rewrite
+    )
 
 
 def _patterns(schema: Any, path: JsonPath) -> Iterator[tuple[JsonPath, str]]:

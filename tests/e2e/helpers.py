@@ -27,6 +27,7 @@ PROJECT_REQUIREMENTS = (
     "jsonschema>=4.23,<5",
     "jsonschema-rs>=0.61,<1",
     "regress>=2024.11",
+    "google-re2>=1.1",
     "anyio>=4.5",
     "uvicorn>=0.30",
     "pytest>=8",

@@ -73,3 +73,22 @@ def test_validate_warns_at_the_pattern_and_still_accepts_the_manifest() -> None:
         warnings[0] + warnings[1]
     )
     assert all("catastrophic backtracking" in w for w in warnings)
+
+
+def test_the_warning_says_whether_the_server_matches_in_linear_time() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "linear": {"type": "string", "pattern": "^(a+)+$"},
+            "backtracking": {"type": "string", "pattern": "^(a+)+\\1$"},
+        },
+    }
+    _, diagnostics = check_text(manifest(schema), "mcpgen.yaml")
+    by_property = {
+        name: str(d)
+        for d in diagnostics
+        for name in ("linear", "backtracking")
+        if f".properties.{name}." in str(d)
+    }
+    assert "this server matches it in linear time" in by_property["linear"]
+    assert "pattern evaluation took too long" in by_property["backtracking"]

@@ -20,12 +20,11 @@ SCHEMA_CASES = RUNTIME / "testing" / "schema_cases.py"
 EXAMPLE = REPO / "examples" / "weather"
 # The generated project's `dependencies` (templates/project/pyproject.toml.jinja), as imported,
 DEPENDENCIES = {"mcp", "pydantic", "jsonschema", "jsonschema_rs", "regress", "anyio", "uvicorn"}
-# Import names whose distribution is named otherwise: `jwt` is `pyjwt[crypto]`.
-OTHER_NAMES = {"jwt"}
+# Import names whose distribution is named otherwise: `jwt` is `pyjwt[crypto]`, `re2` is
+# `google-re2`.
+OTHER_NAMES = {"jwt": "pyjwt[crypto]", "re2": "google-re2"}
 # ... and the part of its `test` extra the copied test module uses.
 TEST_DEPENDENCIES = {"hypothesis", "hypothesis_jsonschema"}
-# Import names whose distribution is named otherwise: `jwt` is `pyjwt[crypto]`.
-OTHER_NAMES = {"jwt"}
 
 
 def imported_roots(module: Path) -> set[str]:
@@ -41,7 +40,7 @@ def imported_roots(module: Path) -> set[str]:
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda p: p.name)
 def test_imports_are_relative_or_project_dependencies(module: Path) -> None:
-    assert imported_roots(module) <= DEPENDENCIES | OTHER_NAMES
+    assert imported_roots(module) <= DEPENDENCIES | OTHER_NAMES.keys()
 
 
 def test_schema_cases_imports_only_the_test_extra() -> None:
@@ -52,6 +51,8 @@ def test_project_declares_each_dependency() -> None:
     template = (REPO / "templates/project/pyproject.toml.jinja").read_text(encoding="utf-8")
     for name in DEPENDENCIES | TEST_DEPENDENCIES:
         assert f'"{name.replace("_", "-")}>=' in template, name
+    for distribution in OTHER_NAMES.values():
+        assert f'"{distribution}>=' in template, distribution
 
 
 def test_each_module_is_copied_under_the_generated_header() -> None:

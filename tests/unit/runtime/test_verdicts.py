@@ -29,6 +29,7 @@ from mcpgen.runtime.ecma_regex import with_ecma_regex
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.testing.schema_cases import Case, cases
 from tests.unit.runtime import tally
+from tests.unit.runtime.regex_samples import REALISTIC, corpus_patterns, texts
 
 REPO = Path(__file__).resolve().parents[3]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -101,3 +102,30 @@ def test_server_verdict_equals_reference(schema: dict[str, Any], data: st.DataOb
     if accepted != expected:
         tally.DISAGREEMENTS.append(f"{case.category}: {case.instance!r} against {schema!r}")
     assert accepted == expected, (case, admitted)
+
+
+def pattern_schemas() -> list[Any]:
+    """Each known pattern as a `pattern` and as a `patternProperties` key."""
+    found = []
+    for pattern in [*corpus_patterns(), *REALISTIC]:
+        string = {"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}
+        keys = {"type": "object", "patternProperties": {pattern: {"type": "integer"}}}
+        found.append(pytest.param(string, lambda text: {"s": text}, id=f"pattern:{pattern}"))
+        keyed = {**keys, "additionalProperties": False}
+        found.append(pytest.param(keyed, lambda text: {text: 1}, id=f"key:{pattern}"))
+    return found
+
+
+@pytest.mark.parametrize(("schema", "instance_of"), pattern_schemas())
+@settings(max_examples=max(EXAMPLES, 20), deadline=None, database=None)
+@given(text=texts())
+def test_server_verdict_on_tricky_strings_equals_reference(
+    schema: dict[str, Any], instance_of: Any, text: str
+) -> None:
+    """Whitespace, line terminators, other scripts' digits, astral characters: RE2 (or the
+    regex child process) must judge exactly as regress does."""
+    dispatcher, reference, _ = _judges(json.dumps(schema, sort_keys=True))
+    instance = instance_of(text)
+    expected = reference_accepts(reference, instance)
+    accepted = not isinstance(dispatcher.admit("t", instance), CallToolResult)
+    assert accepted == expected, (schema, instance)

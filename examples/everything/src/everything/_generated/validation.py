@@ -8,16 +8,57 @@ whose keys it matches with its own regex engine (and `additionalProperties` with
 schema with `patternProperties` is judged by the reference only. The verdict fails closed: when
 the fast engine rejects what the reference accepts, or either engine raises, the instance is
 refused with the reasons found, never accepted.
+
+Both engines match patterns through `bounded_regex` (linear-time where RE2 can, else in a
+child process under a deadline), with regress's verdicts; a schema holding a pattern of the
+second kind is `isolated`: its verdicts should be computed off the event loop, since they may
+wait for the child. One computed on the event loop anyway (a result, a resource parameter)
+gets a much shorter deadline: every client waits while it runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+import asyncio
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
+import anyio
+import anyio.to_thread
 import jsonschema_rs
 
-from .ecma_regex import compile_pattern, search, with_ecma_regex
+from .bounded_regex import VERDICT_BUDGET, is_linear, search, verdict_budget, warm_up
+from .ecma_regex import compile_pattern, with_ecma_regex
+
+T = TypeVar("T")
+# Seconds of backtracking matches a verdict computed on the event loop thread may take.
+LOOP_BUDGET = 0.1
+# Threads for verdicts that may wait for the regex child. Their own: a flood of such calls
+# must not take the threads anyio lends everyone else (token checks, file reads).
+VERDICT_THREADS = 8
+_verdict_threads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def off_loop_if(isolated: bool, function: Callable[..., T], *args: Any) -> T:
+    """`function(*args)`, in a worker thread when it may wait for the regex child process:
+    the event loop keeps serving other calls meanwhile."""
+    if not isolated:
+        return function(*args)
+    loop = asyncio.get_running_loop()  # a limiter belongs to one event loop
+    limiter = _verdict_threads.get(loop)
+    if limiter is None:
+        limiter = _verdict_threads[loop] = anyio.CapacityLimiter(VERDICT_THREADS)
+    return await anyio.to_thread.run_sync(function, *args, limiter=limiter)
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 class _EcmaPattern:
@@ -43,6 +84,20 @@ def json_path(parts: Iterable[str | int]) -> str:
         else:
             path += "[" + repr(part) + "]"
     return path
+
+
+def _patterns(schema: object) -> Iterator[str]:
+    """Every regex the schema may evaluate (a `pattern` under `const` too: harmless)."""
+    if isinstance(schema, Mapping):
+        for key, value in schema.items():
+            if key == "pattern" and isinstance(value, str):
+                yield value
+            elif key == "patternProperties" and isinstance(value, Mapping):
+                yield from (name for name in value if isinstance(name, str))
+            yield from _patterns(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _patterns(item)
 
 
 def _mentions_pattern_properties(schema: object) -> bool:
@@ -78,9 +133,16 @@ class SchemaCheck:
         self._schema = schema
         self._fast = _fast_validator(schema)
         self._reference: Any = None
+        self.isolated = not all(is_linear(pattern) for pattern in _patterns(schema))
+        if self.isolated:
+            warm_up()
 
     def problems(self, instance: Any) -> list[str]:
         """Every way `instance` fails the schema, as `$.path: message` lines; [] when valid."""
+        with verdict_budget(LOOP_BUDGET if _on_event_loop() else VERDICT_BUDGET):
+            return self._problems(instance)
+
+    def _problems(self, instance: Any) -> list[str]:
         try:
             if self._fast is not None and self._fast.is_valid(instance):
                 return []
@@ -106,5 +168,5 @@ class SchemaCheck:
             from jsonschema import Draft202012Validator, validators  # noqa: PLC0415
 
             base = validators.validator_for(self._schema, default=Draft202012Validator)
-            self._reference = with_ecma_regex(base)(self._schema)
+            self._reference = with_ecma_regex(base, search)(self._schema)
         return self._reference

@@ -44,7 +44,7 @@ from .context import Context, InputRequired, LogLevels
 from .errors import ErrorPolicy, ToolError, shortened
 from .limits import DEFAULT_TIMEOUT, PoolSaturated, Raised, WorkerPool
 from .results import DEFAULT_MAX_RESULT_BYTES, NotJson, error_result, finished, plain_json
-from .validation import SchemaCheck
+from .validation import SchemaCheck, off_loop_if
 
 logger = logging.getLogger(__name__)
 
@@ -306,7 +306,7 @@ class Dispatcher:
         call must not end the server for every other client.
         """
         tool = self._tool(name)
-        model = self.admit(name, arguments)
+        model = await off_loop_if(tool.input_check.isolated, self.admit, name, arguments)
         if isinstance(model, CallToolResult):
             return model
         context = context or Context(None, env_names=self.policy.env_names)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import anyio
+
+from .sessions import SessionBook
 
 if TYPE_CHECKING:
     from mcp.server.auth.provider import TokenVerifier
@@ -35,6 +36,8 @@ class GateLimits:
     max_body_bytes: int
     read_timeout: float
     max_sessions_per_client: int | None
+    # The SDK's idle expiry, mirrored by the per-client count (None: sessions never expire).
+    session_idle_timeout: float | None = None
 
 
 @dataclass(frozen=True)
@@ -55,16 +58,14 @@ class Gate:
         limits: GateLimits,
         *,
         scopes: ScopeCheck | None = None,
-        live_sessions: Callable[[], Any] | None = None,
     ) -> None:
         self.app = app
         self.limits = limits
         self.scopes = scopes
         self.tool_scopes = {n: s for n, s in (scopes.tool_scopes if scopes else {}).items() if s}
-        self.live_sessions = live_sessions
         self.draining = False
         self.in_flight = 0
-        self._sessions: dict[str, set[str]] = defaultdict(set)
+        self.sessions = SessionBook(limits.session_idle_timeout)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -78,7 +79,7 @@ class Gate:
             await _reply(send, 503, {"error": "the server is shutting down"}, retry=True)
             return
         if scope["method"] != "POST":
-            await self.app(scope, receive, send)
+            await self._forward(scope, receive, send)
             return
         # Only POSTs carry calls; a GET stream stays open for the whole session.
         self.in_flight += 1
@@ -97,7 +98,30 @@ class Gate:
         if not _has_header(scope, SESSION_HEADER) and self.limits.max_sessions_per_client:
             await self._opening(scope, replay, send)
             return
-        await self.app(scope, replay, send)
+        await self._forward(scope, replay, send)
+
+    async def _forward(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """To the SDK; a request within a session is watched for the session's end."""
+        session_id = _header(scope, SESSION_HEADER)
+        if session_id is None or not self.limits.max_sessions_per_client:
+            await self.app(scope, receive, send)
+            return
+        status = 0
+
+        async def watching(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        self.sessions.request_started(session_id)
+        try:
+            await self.app(scope, receive, watching)
+        finally:
+            self.sessions.request_finished(session_id)
+            deleted = scope["method"] == "DELETE" and 200 <= status < 300
+            if deleted or status == 404:  # 404: the SDK no longer knows the session
+                self.sessions.ended(session_id)
 
     async def _read_body(self, scope: Scope, receive: Receive, send: Send) -> bytes | None:
         """The whole body, or None once a 413 or 408 has been sent."""
@@ -162,32 +186,28 @@ class Gate:
     async def _opening(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A request that opens a session: within the client's share of sessions."""
         client = _client_key(scope)
-        open_now = self._prune(client)
         cap = self.limits.max_sessions_per_client
-        if cap is not None and len(open_now) >= cap:
+        if cap is not None and self.sessions.count(client) >= cap:
             logger.warning("client %s has %d open sessions; refusing another", client, cap)
             message = f"too many open sessions for this client ({cap}); close some (DELETE)"
             await _reply(send, 429, {"error": message}, retry=True)
             return
+        opened: list[str] = []
 
         async def noting_session(message: Message) -> None:
             if message["type"] == "http.response.start":
                 for key, value in message.get("headers", ()):
                     if key.lower() == SESSION_HEADER:
-                        self._sessions[client].add(value.decode("latin-1"))
+                        opened.append(value.decode("latin-1"))
+                        self.sessions.opened(opened[-1], client)
+                        self.sessions.request_started(opened[-1])
             await send(message)
 
-        await self.app(scope, receive, noting_session)
-
-    def _prune(self, client: str) -> set[str]:
-        """The client's sessions still open (ended or expired ones are forgotten)."""
-        mine = self._sessions[client]
-        if self.live_sessions is not None:
-            mine &= set(self.live_sessions())
-        if not mine:
-            del self._sessions[client]
-            return set()
-        return mine
+        try:
+            await self.app(scope, receive, noting_session)
+        finally:
+            for session_id in opened:
+                self.sessions.request_finished(session_id)
 
 
 def _client_key(scope: Scope) -> str:

@@ -115,23 +115,16 @@ def build_app(
     metadata_url = None
     if auth is not None and auth.resource_server_url is not None:
         metadata_url = str(build_resource_metadata_url(auth.resource_server_url))
-    manager = server.session_manager
     limits = GateLimits(
         max_body_bytes=options.max_body_bytes,
         read_timeout=options.read_timeout,
         max_sessions_per_client=None if options.stateless else options.max_sessions_per_client,
+        session_idle_timeout=options.session_idle_timeout,
     )
     scopes = None
     if options.oauth and verifier is not None:
         scopes = ScopeCheck(tool_scopes, verifier, metadata_url)
-    return Gate(
-        starlette_app,
-        limits,
-        scopes=scopes,
-        # No public accessor lists the open sessions; this one keeps the per-client count
-        # in step with idle expiry and DELETE.
-        live_sessions=manager._server_instances.keys,
-    )
+    return Gate(starlette_app, limits, scopes=scopes)
 
 
 def serve(app: Gate, options: HttpOptions) -> None:

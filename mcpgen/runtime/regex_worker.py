@@ -1,0 +1,68 @@
+"""How regress compiles schema patterns, and a process that runs its matches on request.
+
+Run as a script (`python regex_worker.py`), it answers each request line on stdin,
+`["pattern", "text"]` as UTF-8 JSON, with `1` (matches), `0` (does not), `!` (the pattern
+does not compile) or `? <error>`. A backtracking match that runs away then blocks this
+process, not the server: the server stops waiting at its deadline and kills it.
+No relative imports: the file is run by path, outside its package.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from functools import lru_cache
+
+import regress
+
+
+class InvalidPattern(ValueError):
+    """A pattern no ECMA-262 engine accepts."""
+
+
+def compile_unicode(pattern: str) -> regress.Regex:
+    """The pattern with Unicode semantics, as JSON Schema and Ajv read it."""
+    return regress.Regex(pattern, "u")
+
+
+@lru_cache(maxsize=4096)
+def compile_pattern(pattern: str) -> regress.Regex:
+    """Compile with Unicode semantics (as JSON Schema and Ajv do), else in legacy mode.
+
+    Legacy mode accepts identity escapes such as `\\_` and `\\-` that generated schemas
+    (zod, pydantic) often contain and that every JavaScript engine runs.
+    """
+    try:
+        return compile_unicode(pattern)
+    except regress.RegressError as unicode_error:
+        try:
+            return regress.Regex(pattern)
+        except regress.RegressError:
+            raise InvalidPattern(str(unicode_error)) from None
+
+
+def answer(request: bytes) -> str:
+    """The reply line to one request line."""
+    try:
+        pattern, text = json.loads(request)
+        found = compile_pattern(pattern).find(text) is not None
+    except InvalidPattern:
+        return "!"
+    except Exception as exc:  # answered, not fatal: the next request is served
+        return f"? {type(exc).__name__}"
+    return "1" if found else "0"
+
+
+def serve() -> None:
+    """Answer requests until stdin closes."""
+    # Ctrl-C reaches the whole process group: the server decides when this process ends
+    # (by closing stdin, or killing it), so calls still draining keep their matcher.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for line in sys.stdin.buffer:  # bytes: the locale's encoding plays no part
+        sys.stdout.buffer.write(answer(line).encode() + b"\n")
+        sys.stdout.buffer.flush()
+
+
+if __name__ == "__main__":
+    serve()
