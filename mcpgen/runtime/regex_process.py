@@ -29,9 +29,14 @@ class PatternTimeout(Exception):
 
 
 class RegexProcess:
-    """One child running regress; one match at a time, each bounded by a deadline."""
+    """One child running regress; one match at a time, each bounded by a deadline.
 
-    def __init__(self) -> None:
+    `match_limit` (seconds) is the child's own bound on one match, for when this process is
+    killed before it can kill the child: longer than any deadline a caller sets.
+    """
+
+    def __init__(self, match_limit: float = 10.0) -> None:
+        self._match_limit = match_limit
         self._lock = threading.Lock()
         self._child: subprocess.Popen[bytes] | None = None
         self._replies: queue.Queue[bytes] = queue.Queue()
@@ -87,7 +92,9 @@ class RegexProcess:
     def _started(self) -> subprocess.Popen[bytes]:
         if self._child is None:
             self._child = subprocess.Popen(
-                [sys.executable, "-u", str(_WORKER)],
+                # -P: the script's folder (this package, whose http.py and errors.py
+                # would shadow the standard library's) is not put on sys.path.
+                [sys.executable, "-u", "-P", str(_WORKER), str(self._match_limit)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,

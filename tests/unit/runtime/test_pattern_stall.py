@@ -178,3 +178,32 @@ def test_stdio_a_flood_of_runaway_calls_leaves_other_calls_answered(
         assert answered_at - sent < PROMPT
     _, last = stdio_server.reply(149, timeout=VERDICT_BUDGET * 60)
     assert last["result"]["isError"]
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_a_killed_server_leaves_no_runaway_match_behind(stdio_server: StdioServer) -> None:
+    (regex_child,) = _children(stdio_server.process.pid)
+    stdio_server.send(_call(30, "nested_backreference", {"text": RUNAWAY * 3}))
+    time.sleep(0.5)  # the child is deep in a match that would take hours
+    assert _alive(regex_child)
+    stdio_server.process.kill()  # SIGKILL: the server cannot clean up
+    stdio_server.process.wait()
+    deadline = time.monotonic() + VERDICT_BUDGET * 2 + 10
+    while _alive(regex_child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(regex_child)

@@ -26,7 +26,7 @@ __all__ = ["VERDICT_BUDGET", "PatternTimeout", "is_linear", "search", "verdict_b
 VERDICT_BUDGET = 2.0
 
 _deadline: ContextVar[float | None] = ContextVar("pattern_deadline", default=None)
-_backtracking = RegexProcess()
+_backtracking = RegexProcess(match_limit=VERDICT_BUDGET * 2)
 
 
 def is_linear(pattern: str) -> bool:

@@ -55,15 +55,26 @@ def answer(request: bytes) -> str:
     return "1" if found else "0"
 
 
-def serve() -> None:
-    """Answer requests until stdin closes."""
+def serve(match_limit: float | None = None) -> None:
+    """Answer requests until stdin closes; die if one match runs past `match_limit` seconds."""
     # Ctrl-C reaches the whole process group: the server decides when this process ends
     # (by closing stdin, or killing it), so calls still draining keep their matcher.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The server kills a runaway match at its deadline, but a server that is itself killed
+    # (SIGKILL) cannot: then the kernel's alarm, whose default action ends the process even
+    # while regress holds the GIL, keeps an orphan from burning CPU for minutes.
+    bounded = match_limit is not None and hasattr(signal, "setitimer")
+    if bounded:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
     for line in sys.stdin.buffer:  # bytes: the locale's encoding plays no part
-        sys.stdout.buffer.write(answer(line).encode() + b"\n")
+        if bounded:
+            signal.setitimer(signal.ITIMER_REAL, match_limit)
+        reply = answer(line)
+        if bounded:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        sys.stdout.buffer.write(reply.encode() + b"\n")
         sys.stdout.buffer.flush()
 
 
 if __name__ == "__main__":
-    serve()
+    serve(float(sys.argv[1]) if len(sys.argv) > 1 else None)
