@@ -62,12 +62,13 @@ def serve(match_limit: float | None = None) -> None:
     # The server kills a runaway match at its deadline, but a server that is itself killed
     # (SIGKILL) cannot: then the kernel's alarm, whose default action ends the process even
     # while regress holds the GIL, keeps an orphan from burning CPU for minutes.
-    bounded = match_limit is not None and hasattr(signal, "setitimer")
+    limit = match_limit if match_limit is not None and hasattr(signal, "setitimer") else 0.0
+    bounded = limit > 0
     if bounded:
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
     for line in sys.stdin.buffer:  # bytes: the locale's encoding plays no part
         if bounded:
-            signal.setitimer(signal.ITIMER_REAL, match_limit)
+            signal.setitimer(signal.ITIMER_REAL, limit)
         reply = answer(line)
         if bounded:
             signal.setitimer(signal.ITIMER_REAL, 0)
