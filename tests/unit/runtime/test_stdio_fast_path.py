@@ -17,6 +17,7 @@ import anyio
 import pytest
 from mcp.types import JSONRPCRequest
 
+from mcpgen.runtime import stdio_transport
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_fast_path import FastPath
@@ -213,3 +214,15 @@ def test_a_cancelled_fast_call_is_not_answered_and_others_run_concurrently() -> 
     assert 1 not in answers
     assert all(b"rested" in answers[i] for i in range(2, 9))
     assert took < 4 * NAP + 2  # eight naps one after another would take 8 * NAP
+
+
+def test_calls_still_running_when_the_drain_ends_are_answered_as_the_sdk_answers_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stdio_transport, "DRAIN_SECONDS", NAP / 8)
+    naps = [call(i, "nap", {}) for i in range(1, 4)]
+    sdk, _ = _session(naps, "2025-11-25", fast=False)
+    fast, taken = _session(naps, "2025-11-25", fast=True)
+    assert sorted(taken) == [1, 2, 3]
+    assert b'"Connection closed"' in sdk[1]
+    assert all(fast[i] == sdk[i] for i in (1, 2, 3))
