@@ -147,13 +147,18 @@ class FastPath:
                 reply = JSONRPCError(jsonrpc="2.0", id=request.id, error=error)
             self._cancelled.discard(request.id)
             if reply is not None and self._answers is not None:
-                with anyio.CancelScope(shield=True):
-                    await self._send(reply)
+                await self._send(reply)
 
     async def _send(self, reply: JSONRPCResponse | JSONRPCError) -> None:
+        """Queue `reply` for the writer, even from a cancelled task."""
         assert self._answers is not None
+        message = SessionMessage(reply)
         try:
-            await self._answers.send(SessionMessage(reply))
+            try:
+                self._answers.send_nowait(message)
+            except anyio.WouldBlock:  # the writer is behind: wait for room, uncancellable
+                with anyio.CancelScope(shield=True):
+                    await self._answers.send(message)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             logger.debug("dropped the answer to %r: the output is closed", reply.id)
 
