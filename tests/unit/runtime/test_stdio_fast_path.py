@@ -17,7 +17,7 @@ import anyio
 import pytest
 from mcp.types import JSONRPCRequest
 
-from mcpgen.runtime import stdio_transport
+from mcpgen.runtime import stdio_fast_path, stdio_transport
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_fast_path import FastPath
@@ -226,3 +226,12 @@ def test_calls_still_running_when_the_drain_ends_are_answered_as_the_sdk_answers
     assert sorted(taken) == [1, 2, 3]
     assert b'"Connection closed"' in sdk[1]
     assert all(fast[i] == sdk[i] for i in (1, 2, 3))
+
+
+def test_under_an_sdk_release_it_was_not_proven_with_the_sdk_answers_everything(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(stdio_fast_path, "VERIFIED_SDK", ("0.0.",))
+    answers, taken = _session([call(1, "echo", {"text": "Hi"})], "2025-11-25", fast=True)
+    assert taken == []
+    assert b'"text":"Hi"' in answers[1]

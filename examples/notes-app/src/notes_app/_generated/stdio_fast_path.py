@@ -12,7 +12,8 @@ Everything else goes to the SDK: `initialize` and every other method, a request 
 session is initialized, one with `_meta` (a progress token, a log-level opt-in, a 2026-era
 envelope) or any parameter beyond the plain ones, a tool that wants a `Context` or asks for
 confirmation, and every request when the server was given middleware or cache hints that
-this module does not reproduce.
+this module does not reproduce, and every request under an SDK release other than the one
+the answers were proven identical with (`VERIFIED_SDK`; the differential test proves it).
 """
 
 from __future__ import annotations
@@ -20,15 +21,14 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
+from importlib import metadata
 from typing import Any
 
 import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectSendStream
-from mcp.server._otel import OpenTelemetryMiddleware
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
-from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
 from mcp.shared.message import SessionMessage
 from mcp.types import (
     CONNECTION_CLOSED,
@@ -47,7 +47,18 @@ from pydantic import BaseModel, ValidationError
 
 from .runtime import Dispatcher
 
+try:  # private parts of the SDK: a release that moves them turns the fast path off, not the server
+    from mcp.server._otel import OpenTelemetryMiddleware
+    from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
+except ImportError:  # pragma: no cover
+    SDK_PARTS = False
+else:
+    SDK_PARTS = True
+
 logger = logging.getLogger(__name__)
+
+# The SDK releases whose answers this module reproduces (the project's tests pin one).
+VERIFIED_SDK = ("2.3.",)
 
 METHODS = frozenset({"tools/call", "tools/list", "ping"})
 _CALL_KEYS = frozenset({"name", "arguments"})
@@ -60,9 +71,13 @@ class FastPath:
         self._dispatcher = dispatcher
         # Middleware other than the default tracing and our own tools/list rewrite could
         # change an answer; cache hints would add fields. Then the SDK answers everything.
-        self.usable = not any(method in server.cache_hints for method in METHODS) and all(
-            isinstance(m, OpenTelemetryMiddleware) or m == dispatcher.publish_definitions
-            for m in server.middleware
+        self.usable = (
+            _verified_sdk()
+            and not any(method in getattr(server, "cache_hints", {}) for method in METHODS)
+            and all(
+                isinstance(m, OpenTelemetryMiddleware) or m == dispatcher.publish_definitions
+                for m in server.middleware
+            )
         )
         self._version: str | None = None  # the session's protocol version, once initialized
         self._initialize_ids: set[RequestId] = set()
@@ -194,3 +209,10 @@ class FastPath:
 
 def _dumped(result: BaseModel) -> dict[str, Any]:
     return result.model_dump(by_alias=True, mode="json", exclude_none=True)
+
+
+def _verified_sdk() -> bool:
+    try:
+        return SDK_PARTS and metadata.version("mcp").startswith(VERIFIED_SDK)
+    except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return False
