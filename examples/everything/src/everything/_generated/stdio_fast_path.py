@@ -18,6 +18,7 @@ the answers were proven identical with (`VERIFIED_SDK`; the differential test pr
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
@@ -25,7 +26,6 @@ from importlib import metadata
 from typing import Any
 
 import anyio
-from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server.lowlevel.server import Server
 from mcp.shared.exceptions import MCPError
@@ -60,6 +60,9 @@ logger = logging.getLogger(__name__)
 # The SDK releases whose answers this module reproduces (the project's tests pin one).
 VERIFIED_SDK = ("2.3.",)
 
+# How long an answer may wait for room in the writer's queue (which only a stopped writer
+# leaves full) before it is dropped.
+DRAIN_SECONDS = 30.0
 METHODS = frozenset({"tools/call", "tools/list", "ping"})
 _CALL_KEYS = frozenset({"name", "arguments"})
 
@@ -81,33 +84,33 @@ class FastPath:
         )
         self._version: str | None = None  # the session's protocol version, once initialized
         self._initialize_ids: set[RequestId] = set()
-        self._running: dict[RequestId, anyio.CancelScope] = {}
+        # One plain asyncio task per request: an anyio task group's spawn and cancel scope
+        # cost more than the rest of a small call's answer.
+        self._running: dict[RequestId, asyncio.Task[None]] = {}
         self._cancelled: set[RequestId] = set()
-        self._tasks: TaskGroup | None = None
+        self._accepting = False
         self._answers: MemoryObjectSendStream[SessionMessage] | None = None
 
     # --- what the byte pump asks ------------------------------------------------------------
 
     def takes(self, request: JSONRPCRequest) -> bool:
         """True when this request is answered here (and then started)."""
-        if self._version is None or self._tasks is None or not self._plain(request):
+        if self._version is None or not self._accepting or not self._plain(request):
             if request.method == "initialize":
                 self._initialize_ids.add(request.id)
             return False
         if request.id in self._running:  # a reused id: the SDK decides what that means
             return False
-        scope = anyio.CancelScope()
-        self._running[request.id] = scope
-        self._tasks.start_soon(self._answer, request, scope)
+        self._running[request.id] = asyncio.get_running_loop().create_task(self._answer(request))
         return True
 
     def cancel(self, request_id: object) -> bool:
         """Cancel a request answered here, unanswered (True), or say it is not one of ours."""
-        scope = self._running.get(request_id)  # type: ignore[call-overload]
-        if scope is None:
+        task = self._running.get(request_id)  # type: ignore[call-overload]
+        if task is None:
             return False
         self._cancelled.add(request_id)  # type: ignore[arg-type]
-        scope.cancel()
+        task.cancel()
         return True
 
     def answered(self, message: JSONRPCMessage) -> None:
@@ -126,14 +129,17 @@ class FastPath:
     async def serving(self, answers: MemoryObjectSendStream[SessionMessage]) -> AsyncIterator[None]:
         """Accept requests for the duration; on the way out, requests still running are
         cancelled and answered "Connection closed", as the SDK answers its own."""
-        async with answers, anyio.create_task_group() as tasks:
-            self._tasks, self._answers = tasks, answers
+        async with answers:
+            self._answers, self._accepting = answers, True
             try:
                 yield
             finally:
-                self._tasks = None
-                for scope in self._running.values():
-                    scope.cancel()
+                self._accepting = False
+                running = list(self._running.values())
+                for task in running:
+                    task.cancel()
+                with anyio.CancelScope(shield=True):  # their answers go out before `answers` closes
+                    await asyncio.gather(*running, return_exceptions=True)
 
     # --- answering --------------------------------------------------------------------------
 
@@ -150,11 +156,12 @@ class FastPath:
             )
         return request.method in METHODS and not params
 
-    async def _answer(self, request: JSONRPCRequest, scope: anyio.CancelScope) -> None:
+    async def _answer(self, request: JSONRPCRequest) -> None:
         reply: JSONRPCResponse | JSONRPCError | None = None
         try:
-            with scope:
-                reply = await self._reply(request)
+            reply = await self._reply(request)
+        except asyncio.CancelledError:
+            pass  # the client's cancel (no answer) or the end of the session (answered below)
         finally:
             del self._running[request.id]
             if reply is None and request.id not in self._cancelled:
@@ -172,7 +179,7 @@ class FastPath:
             try:
                 self._answers.send_nowait(message)
             except anyio.WouldBlock:  # the writer is behind: wait for room, uncancellable
-                with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(DRAIN_SECONDS, shield=True):
                     await self._answers.send(message)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             logger.debug("dropped the answer to %r: the output is closed", reply.id)
