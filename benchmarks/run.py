@@ -190,6 +190,13 @@ def _generate_table(f: dict[str, Any]) -> list[str]:
         f"  CLI start-up (wall, median of {len(st['typer_help'])}): bare Typer app --help "
         f"{typer_s:.3f} s, `python -c pass` {statistics.median(st['python_floor']):.3f} s"
     )
+    if "typer_run" in st:  # absent from runs saved before it was measured
+        ratios = [a / b for a, b in zip(st["mcpgen_validate"], st["typer_run"], strict=True)]
+        lines.append(
+            f"  bare Typer app running its command (Typer imports pydantic to coerce parameters): "
+            f"{statistics.median(st['typer_run']):.3f} s; mcpgen validate "
+            f"{statistics.median(ratios):.2f}x that"
+        )
     for key, label in (("mcpgen_help", "mcpgen --help"), ("mcpgen_validate", "mcpgen validate")):
         ratios = [a / b for a, b in zip(st[key], st["typer_help"], strict=True)]
         ratio = statistics.median(ratios)

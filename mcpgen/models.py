@@ -1,17 +1,20 @@
 """Tool schemas → pydantic v2 source, in one datamodel-code-generator run for all tools.
 
 What the generator reads is prepared in `model_schemas`. The output is a pure function of
-the manifest and mcpgen's version: its header carries a digest of every input (property
-order included, since it decides field order and which of two properties whose Python
-names collide keeps the plain name), so reusing the last file never depends on history.
+the manifest and mcpgen's code: its header carries a digest of every input (property order
+included, since it decides field order and which of two properties whose Python names
+collide keeps the plain name), so reusing the last file never depends on history. The digest
+is taken of the manifest's schemas as written and of the modules that prepare them, so a
+no-change run can tell the file is current without preparing anything.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import warnings
-from importlib import metadata
+from importlib import metadata, resources
 from typing import Any
 
 from mcpgen import __version__
@@ -23,6 +26,9 @@ __all__ = ["GENERATOR_OPTIONS", "model_schemas", "models_header", "render_models
 
 # Bump when the source is changed after generation, so the cached models are renewed.
 _POSTPROCESS_REVISION = 1
+# The modules that turn the manifest's schemas into what the generator reads: their code is
+# an input of the models too.
+_PREPARING_MODULES = ("model_schemas.py", "model_branches.py", "schema_refs.py", "schema_walk.py")
 
 GENERATOR_OPTIONS: dict[str, Any] = {
     "disable_timestamp": True,
@@ -44,22 +50,32 @@ GENERATOR_OPTIONS: dict[str, Any] = {
 }
 
 
-def models_header(tools: list[dict[str, Any]]) -> str:
+def models_header(manifest: Manifest) -> str:
     """The header of models.py: mcpgen's, plus a digest of everything the models come from.
 
     Same digest, same models: a regenerate can keep the file it wrote last time instead of
-    running the generator again (the slow part of a no-change `mcpgen generate`).
+    preparing the schemas and running the generator again (the slow part of a no-change
+    `mcpgen generate`).
     """
+    tools = [[t.class_name, t.input_schema, t.output_schema] for t in manifest.tools]
     inputs = {
         "tools": tools,
         "options": GENERATOR_OPTIONS,
         "generator": metadata.version("datamodel-code-generator"),
         "mcpgen": __version__,
+        "preparing": _preparing_code_digest(),
         "postprocess": _POSTPROCESS_REVISION,
     }
     # Not sort_keys: the order of properties changes the models (field order, name clashes).
     digest = hashlib.sha256(json.dumps(inputs).encode()).hexdigest()
     return f"{GENERATED_HEADER}\n# Model inputs: sha256:{digest}"
+
+
+@functools.cache
+def _preparing_code_digest() -> str:
+    package = resources.files("mcpgen")
+    code = b"".join(package.joinpath(name).read_bytes() for name in _PREPARING_MODULES)
+    return hashlib.sha256(code).hexdigest()
 
 
 def render_models(manifest: Manifest, previous: str | None = None) -> str:
@@ -68,10 +84,10 @@ def render_models(manifest: Manifest, previous: str | None = None) -> str:
     `previous` is models.py as mcpgen last wrote it (never a hand-edited one): when its
     inputs digest matches, it is the answer and the generator does not run.
     """
-    tools = model_schemas(manifest)
-    header = models_header(tools)
+    header = models_header(manifest)
     if previous is not None and previous.startswith(header + "\n"):
         return previous
+    tools = model_schemas(manifest)
     if not tools:
         return f"{header}\n\nfrom __future__ import annotations\n"
     # Heavy imports, paid only when generating.

@@ -8,22 +8,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
-from mcpgen.hosts.doctor import Check, HostReport, Probe
-from mcpgen.hosts.launch import Launch
 from mcpgen.names import class_name
-from mcpgen.project.bundle import Bundle
-from mcpgen.project.check import CheckReport
-from mcpgen.project.create import NewProject
-from mcpgen.sync.catalog_changes import CatalogRename, CatalogSummary
-from mcpgen.sync.changes import ChangeSummary, Rename, orphan_kind
-from mcpgen.sync.engine import GenerateReport, Mode, Prepared
-from mcpgen.sync.scaffold_update import UpdateResult
-from mcpgen.write.apply import Action, ApplyPlan
+
+if TYPE_CHECKING:  # `mcpgen validate` prints through here: it must not import the generator
+    from mcpgen.hosts.doctor import Check, HostReport, Probe
+    from mcpgen.hosts.launch import Launch
+    from mcpgen.project.bundle import Bundle
+    from mcpgen.project.check import CheckReport
+    from mcpgen.project.create import NewProject
+    from mcpgen.sync.catalog_changes import CatalogRename, CatalogSummary
+    from mcpgen.sync.changes import ChangeSummary, Rename
+    from mcpgen.sync.engine import GenerateReport, Mode, Prepared
+    from mcpgen.sync.scaffold_update import UpdateResult
+    from mcpgen.write.apply import Action, ApplyPlan
 
 _VERBS = {"create": "created", "update": "updated", "delete": "deleted", "move": "moved"}
 
@@ -152,6 +155,8 @@ def print_written(console: Console, applied: ApplyPlan) -> None:
 
 
 def print_orphans(console: Console, orphans: Iterable[str]) -> None:
+    from mcpgen.sync.changes import orphan_kind  # kept off `validate`'s path
+
     for path in orphans:
         if orphan_kind(path) == "handler":
             console.print(
@@ -261,6 +266,8 @@ def print_error(console: Console, error: McpgenError) -> None:
 
 def print_check(console: Console, report: CheckReport) -> None:
     """`mcpgen check`: warnings, stale files, handler problems, orphans."""
+    from mcpgen.sync.changes import orphan_kind
+
     if report.recovered:
         console.print(report.recovered, style="yellow", markup=False)
     print_diagnostics(console, report.warnings)

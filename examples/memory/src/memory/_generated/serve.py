@@ -32,6 +32,7 @@ from .request_state import (
 )
 from .results import DEFAULT_MAX_RESULT_BYTES
 from .runtime import CallPolicy, Dispatcher
+from .stdio_fast_path import FastPath
 from .stdio_transport import claimed_stdio, serve_fds
 
 DEBUG_ENV = "MCP_SERVER_DEBUG"
@@ -83,7 +84,7 @@ async def serve_stdio(info: ServerInfo, dispatcher: Dispatcher) -> None:
     """Serve newline-delimited JSON-RPC on stdin/stdout until stdin closes."""
     server = build_server(info, dispatcher)
     with claimed_stdio() as (read_fd, write_fd):
-        await serve_fds(server, read_fd, write_fd)
+        await serve_fds(server, read_fd, write_fd, FastPath(dispatcher, server))
 
 
 def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespace) -> None:

@@ -242,6 +242,12 @@ class Dispatcher:
         tool = self._tools.get(name)
         return None if tool is None else tool.spec.definition["inputSchema"]
 
+    def context_free(self, name: str) -> bool:
+        """True for a known tool whose calls need nothing of the request but its arguments:
+        no `Context` for the handler, no confirmation to ask for."""
+        tool = self._tools.get(name)
+        return tool is not None and not tool.wants_context and not tool.spec.confirm
+
     @property
     def tool_scopes(self) -> dict[str, tuple[str, ...]]:
         """The OAuth scopes each tool needs, for the HTTP gate."""

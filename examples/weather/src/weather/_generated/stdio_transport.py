@@ -5,7 +5,8 @@ The SDK's own stdio transport hands every read, write and flush to a worker thre
 reads and writes the pipes on the event loop (asyncio pipe transports), parses every line a
 read brought at once, and writes all the answers queued meanwhile in one write. The SDK still
 does the protocol: it receives parsed messages and sends answers through memory streams, and
-handles pipelined requests concurrently, one task each.
+handles pipelined requests concurrently, one task each. Given a `FastPath`, the hot requests
+of an initialized session are answered without that relay (see `stdio_fast_path`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from mcp.types import (
 )
 
 from .stdio import error_for
+from .stdio_fast_path import FastPath
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +81,9 @@ def _point(fd: int, target: int) -> None:
     os.close(target)
 
 
-async def serve_fds(server: Server[Any], read_fd: int, write_fd: int) -> None:
+async def serve_fds(
+    server: Server[Any], read_fd: int, write_fd: int, fast: FastPath | None = None
+) -> None:
     """Serve one connection reading `read_fd` and writing `write_fd` until the input ends.
 
     When the input ends, calls still running are answered (for up to `DRAIN_SECONDS`) before
@@ -89,10 +93,18 @@ async def serve_fds(server: Server[Any], read_fd: int, write_fd: int) -> None:
     server_writes, to_writer = anyio.create_memory_object_stream[SessionMessage](QUEUE)
     pending = _Pending()
     async with await _Output.open(write_fd) as output, anyio.create_task_group() as tasks:
-        tasks.start_soon(_write_loop, to_writer, output, pending)
+        tasks.start_soon(_write_loop, to_writer, output, pending, fast)
         reading = anyio.CancelScope()
-        tasks.start_soon(_read_loop, reading, read_fd, to_server, server_writes.clone(), pending)
-        await server.run(server_reads, server_writes, server.create_initialization_options())
+        inbound = _Inbound(to_server, server_writes.clone(), pending, fast)
+        if fast is None:
+            tasks.start_soon(_read_loop, reading, read_fd, inbound)
+            await server.run(server_reads, server_writes, server.create_initialization_options())
+        else:
+            async with fast.serving(server_writes.clone()):
+                tasks.start_soon(_read_loop, reading, read_fd, inbound)
+                await server.run(
+                    server_reads, server_writes, server.create_initialization_options()
+                )
         reading.cancel()  # in case the server stopped before the input ended
 
 
@@ -122,14 +134,47 @@ class _Pending:
         await self._none_left.wait()
 
 
-async def _read_loop(
-    scope: anyio.CancelScope,
-    fd: int,
-    to_server: MemoryObjectSendStream[Inbound],
-    to_writer: MemoryObjectSendStream[SessionMessage],
-    pending: _Pending,
-) -> None:
-    async with to_server, to_writer:
+class _Inbound:
+    """Where a parsed line goes: the SDK, the fast path, or (unreadable) an error answer."""
+
+    def __init__(
+        self,
+        to_server: MemoryObjectSendStream[Inbound],
+        to_writer: MemoryObjectSendStream[SessionMessage],
+        pending: _Pending,
+        fast: FastPath | None,
+    ) -> None:
+        self.to_server = to_server
+        self.to_writer = to_writer
+        self.pending = pending
+        self._fast = fast
+
+    async def accept(self, line: bytes) -> None:
+        if not line.strip():
+            return
+        try:
+            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
+            await self.to_writer.send(SessionMessage(error_for(exc)))
+            return
+        fast = self._fast
+        if isinstance(message, JSONRPCRequest):
+            self.pending.add(message.id)
+            if fast is not None and fast.takes(message):
+                return
+        elif (
+            isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled"
+        ):
+            # A cancelled request is never answered: do not wait for it at the end.
+            request_id = (message.params or {}).get("requestId")
+            self.pending.discard(request_id)
+            if fast is not None and fast.cancel(request_id):
+                return
+        await self.to_server.send(SessionMessage(message))
+
+
+async def _read_loop(scope: anyio.CancelScope, fd: int, inbound: _Inbound) -> None:
+    async with inbound.to_server, inbound.to_writer:
         with scope:
             buffer = bytearray()
             async for chunk in _chunks(fd):
@@ -140,31 +185,10 @@ async def _read_loop(
                 lines = bytes(buffer[:end]).split(b"\n")
                 del buffer[: end + 1]
                 for line in lines:
-                    await _accept(line, to_server, to_writer, pending)
-            await _accept(bytes(buffer), to_server, to_writer, pending)  # a last unended line
+                    await inbound.accept(line)
+            await inbound.accept(bytes(buffer))  # a last unended line
             with anyio.move_on_after(DRAIN_SECONDS):
-                await pending.answered()
-
-
-async def _accept(
-    line: bytes,
-    to_server: MemoryObjectSendStream[Inbound],
-    to_writer: MemoryObjectSendStream[SessionMessage],
-    pending: _Pending,
-) -> None:
-    if not line.strip():
-        return
-    try:
-        message = jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
-        await to_writer.send(SessionMessage(error_for(exc)))
-        return
-    if isinstance(message, JSONRPCRequest):
-        pending.add(message.id)
-    elif isinstance(message, JSONRPCNotification) and message.method == "notifications/cancelled":
-        # A cancelled request is never answered: do not wait for it at the end.
-        pending.discard((message.params or {}).get("requestId"))
-    await to_server.send(SessionMessage(message))
+                await inbound.pending.answered()
 
 
 async def _chunks(fd: int) -> AsyncIterator[bytes]:
@@ -282,7 +306,10 @@ class _Output:
 
 
 async def _write_loop(
-    answers: MemoryObjectReceiveStream[SessionMessage], output: _Output, pending: _Pending
+    answers: MemoryObjectReceiveStream[SessionMessage],
+    output: _Output,
+    pending: _Pending,
+    fast: FastPath | None,
 ) -> None:
     """Write answers as they come; all those queued meanwhile go out in one write."""
     encoder = Encoder()
@@ -299,6 +326,8 @@ async def _write_loop(
             for item in batch:
                 if isinstance(item.message, (JSONRPCResponse, JSONRPCError)):
                     pending.discard(item.message.id)
+                    if fast is not None:
+                        fast.answered(item.message)
             if broken:
                 continue  # keep taking answers, so the server never waits on a dead pipe
             try:
