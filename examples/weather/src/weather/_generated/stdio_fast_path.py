@@ -28,6 +28,7 @@ from typing import Any
 import anyio
 from anyio.streams.memory import MemoryObjectSendStream
 from mcp.server.lowlevel.server import Server
+from mcp.server.request_state import RequestStateBoundary
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp.types import (
@@ -45,6 +46,7 @@ from mcp.types.methods import serialize_server_result
 from mcp.types.version import KNOWN_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
+from .context import input_required_results
 from .runtime import Dispatcher
 
 try:  # private parts of the SDK: a release that moves them turns the fast path off, not the server
@@ -72,13 +74,18 @@ class FastPath:
 
     def __init__(self, dispatcher: Dispatcher, server: Server[Any]) -> None:
         self._dispatcher = dispatcher
-        # Middleware other than the default tracing and our own tools/list rewrite could
-        # change an answer; cache hints would add fields. Then the SDK answers everything.
+        # Middleware other than the default tracing, our own tools/list rewrite and the
+        # runtime's multi-round parts could change an answer; cache hints would add fields.
+        # Then the SDK answers everything. The request-state boundary and input-required
+        # middleware act only on a request carrying `requestState` (not plain, so never
+        # here) or a result asking for input (only a handler with a Context asks).
         self.usable = (
             _verified_sdk()
             and not any(method in getattr(server, "cache_hints", {}) for method in METHODS)
             and all(
-                isinstance(m, OpenTelemetryMiddleware) or m == dispatcher.publish_definitions
+                isinstance(m, OpenTelemetryMiddleware | RequestStateBoundary)
+                or m == dispatcher.publish_definitions
+                or m is input_required_results
                 for m in server.middleware
             )
         )
