@@ -188,7 +188,9 @@ class FastPath:
     async def _send(self, reply: JSONRPCResponse | JSONRPCError) -> None:
         """Queue `reply` for the writer, even from a cancelled task."""
         assert self._answers is not None
-        if self._write_now is not None and self._write_now(reply):
+        # Alone, an answer goes out at once; with other calls running, it joins the queue,
+        # where answers finishing together go out in one write.
+        if not self._running and self._write_now is not None and self._write_now(reply):
             return
         message = SessionMessage(reply)
         try:
