@@ -11,15 +11,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from mcpgen.cli import err, out
 from mcpgen.errors import ExitCode, McpgenError
-from mcpgen.hosts.base import DEFAULT_URL, TRANSPORTS, Host, Target, Transport, Where
-from mcpgen.hosts.launch import OS_NAMES, MachineFacts, OsName
-from mcpgen.manifest.model import Manifest
+from mcpgen.hosts import DEFAULT_URL
+
+if TYPE_CHECKING:  # the host modules load when a command runs, not with `--help`
+    from mcpgen.hosts.base import Host, Target, Transport
+    from mcpgen.hosts.launch import MachineFacts, OsName
+    from mcpgen.manifest.model import Manifest
 
 # Options shared by every form of the command.
 Launcher = Annotated[
@@ -101,6 +104,8 @@ class InstallOptions:
 
 
 def _os(name: str | None) -> OsName | None:
+    from mcpgen.hosts.launch import OS_NAMES
+
     if name is not None and name not in OS_NAMES:
         raise McpgenError(
             f"unknown --os {name!r}; choose one of: {', '.join(OS_NAMES)}", exit_code=ExitCode.USAGE
@@ -109,6 +114,8 @@ def _os(name: str | None) -> OsName | None:
 
 
 def _transport(host: Host, name: str) -> Transport:
+    from mcpgen.hosts.base import TRANSPORTS
+
     if name not in TRANSPORTS:
         raise McpgenError(
             f"unknown --transport {name!r}; choose stdio or http", exit_code=ExitCode.USAGE
@@ -174,6 +181,7 @@ def _print_snippet(host: Host, target: Target) -> None:
 
 
 def _install(host: Host, target: Target, root: Path, options: InstallOptions) -> None:
+    from mcpgen.hosts.base import Where
     from mcpgen.hosts.install import install
 
     if options.scope not in ("user", "project"):

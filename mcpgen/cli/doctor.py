@@ -10,7 +10,7 @@ import typer
 
 from mcpgen.cli import out
 from mcpgen.errors import ExitCode, McpgenError
-from mcpgen.hosts.base import DEFAULT_URL
+from mcpgen.hosts import DEFAULT_URL
 
 
 def doctor(  # noqa: PLR0917  (typer passes options by keyword)

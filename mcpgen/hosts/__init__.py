@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from mcpgen.hosts.registry import HOSTS, get_host
     from mcpgen.hosts.render import render_host_files
 
+# Where `mcpgen serve --transport http` listens by default; here, not in `base`, so that the
+# CLI's option defaults do not load the host modules.
+DEFAULT_URL = "http://127.0.0.1:8000/mcp"
+
 # Loaded on first use: importing one host module, or the package for a type, must not load
 # all sixteen hosts and the manifest validator (`mcpgen --help` imports the CLI modules).
 _LAZY = {
@@ -37,6 +41,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "DEFAULT_URL",
     "HOSTS",
     "Host",
     "HostWarning",

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from mcpgen.hosts import DEFAULT_URL as DEFAULT_URL  # noqa: PLC0414  (re-exported)
 from mcpgen.hosts import secrets
 from mcpgen.hosts.formats import Format, dump
 from mcpgen.hosts.launch import Launch, OsName, is_absolute
@@ -19,7 +20,6 @@ from mcpgen.manifest.model import Manifest
 JSON = dict[str, Any]
 Transport = Literal["stdio", "http"]
 TRANSPORTS: tuple[Transport, ...] = ("stdio", "http")
-DEFAULT_URL = "http://127.0.0.1:8000/mcp"
 
 
 @dataclass(frozen=True)

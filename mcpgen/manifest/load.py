@@ -155,10 +155,12 @@ class _Builder:
         result: dict[str, Any] = {}
         merges: list[tuple[Node, Node]] = []
         for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:
+            # Read once: ruamel.yaml builds the tag's text anew on every `.tag`.
+            key_tag = key_node.tag
+            if key_tag == _MERGE:
                 merges.append((key_node, value_node))
                 continue
-            key = self._key(key_node, path)
+            key = self._key(key_node, key_tag, path)
             if key is None:
                 continue
             key_path = (*path, key)
@@ -213,23 +215,22 @@ class _Builder:
                     result[key] = value
                     self.source_map.keys.setdefault((*path, key), _position(key_node))
 
-    def _key(self, node: Node, path: JsonPath) -> str | None:
+    def _key(self, node: Node, tag: str | None, path: JsonPath) -> str | None:
         """A mapping key as a string, or None (with an error) when it cannot be one."""
         if not isinstance(node, ScalarNode):
             self.error(node, path, "a key must be a string, not a list or a mapping")
             return None
         text: str = node.value
-        if node.tag == _STR:
+        if tag == _STR:
             self._warn_yaml11_bool(node, (*path, text))
-        elif node.tag in _KEY_KIND:
+        elif tag in _KEY_KIND:
             shown = text or "(empty)"
             self.error(
                 node,
                 (*path, text),
-                f"the key {shown} is read as {_KEY_KIND[node.tag]}, "
-                f"not a string; quote it: '{text}'",
+                f"the key {shown} is read as {_KEY_KIND[tag]}, not a string; quote it: '{text}'",
             )
-        elif node.tag == _TIMESTAMP:
+        elif tag == _TIMESTAMP:
             self.error(
                 node,
                 (*path, text),
@@ -239,23 +240,24 @@ class _Builder:
             self.error(
                 node,
                 (*path, text),
-                f"the YAML tag {_short_tag(node.tag)} is not supported on a key",
+                f"the YAML tag {_short_tag(tag)} is not supported on a key",
             )
         return text
 
     def _scalar(self, node: ScalarNode, path: JsonPath) -> Any:
         text: str = node.value
-        if node.tag == _STR:
+        tag = node.tag
+        if tag == _STR:
             self._warn_yaml11_bool(node, path)
             return text
-        if node.tag == _TIMESTAMP:
+        if tag == _TIMESTAMP:
             self.error(node, path, f"unquoted date; quote it: '{text}'")
             return text
-        if node.tag not in _JSON_SCALARS:
+        if tag not in _JSON_SCALARS:
             self.error(
                 node,
                 path,
-                f"the YAML tag {_short_tag(node.tag)} is not supported; "
+                f"the YAML tag {_short_tag(tag)} is not supported; "
                 "a manifest holds only JSON values",
             )
             return text

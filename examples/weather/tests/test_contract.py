@@ -18,8 +18,9 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, Tool
 from ruamel.yaml import YAML
 
-from weather._generated.runtime import NOT_IMPLEMENTED
+from weather._generated.runtime import NOT_IMPLEMENTED, LazyTool
 from weather._generated.server import build_server
+from weather._generated.tools import TOOLS
 
 MANIFEST = Path(__file__).resolve().parents[1] / "mcpgen.yaml"
 WIRE_KEYS = (
@@ -109,6 +110,13 @@ async def test_tools_list_matches_manifest(mode: str) -> None:
         for entry in (*published, *expected):
             entry.pop("execution", None)
     assert published == expected
+
+
+@pytest.mark.parametrize("entry", TOOLS, ids=lambda entry: entry.name)
+def test_handler_imports(entry: LazyTool) -> None:
+    """The server imports a tool's handler on the tool's first call; here, each one now."""
+    code = entry.load()
+    assert callable(code.handler)
 
 
 @pytest.mark.anyio

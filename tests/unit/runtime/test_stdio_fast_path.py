@@ -235,3 +235,31 @@ def test_under_an_sdk_release_it_was_not_proven_with_the_sdk_answers_everything(
     answers, taken = _session([call(1, "echo", {"text": "Hi"})], "2025-11-25", fast=True)
     assert taken == []
     assert b'"text":"Hi"' in answers[1]
+
+
+def test_a_lone_answer_goes_out_at_once_and_a_burst_is_coalesced_without_loss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    written_at_once: list[Any] = []
+    write_now = stdio_transport._Writer.write_now
+
+    def recorded(writer: Any, message: Any) -> bool:
+        written = write_now(writer, message)
+        if written:
+            written_at_once.append(message.id)
+        return written
+
+    monkeypatch.setattr(stdio_transport._Writer, "write_now", recorded)
+    answers, taken = _session([call("alone", "echo", {"text": "Hi"})], "2025-11-25", fast=True)
+    assert taken == ["alone"]
+    assert json.loads(answers["alone"])["result"]["content"][0]["text"] == "Hi"
+    assert written_at_once == ["alone"]  # no other call running: no turn of the writer task
+
+    written_at_once.clear()
+    text = "L" + "o" * 4000  # 100 answers of 4 kB: more than a pipe holds
+    calls = [call(i, "echo", {"text": text}) for i in range(100)]
+    answers, taken = _session(calls, "2025-11-25", fast=True)
+    assert sorted(taken) == list(range(100))
+    assert all(json.loads(answers[i])["result"]["content"][0]["text"] == text for i in range(100))
+    # Calls running together are answered through the writer's queue, in shared writes.
+    assert len(written_at_once) < 50

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from importlib import metadata
 from typing import Any
@@ -97,6 +97,7 @@ class FastPath:
         self._cancelled: set[RequestId] = set()
         self._accepting = False
         self._answers: MemoryObjectSendStream[SessionMessage] | None = None
+        self._write_now: Callable[[JSONRPCResponse | JSONRPCError], bool] | None = None
 
     # --- what the byte pump asks ------------------------------------------------------------
 
@@ -133,11 +134,18 @@ class FastPath:
             self._version = version if self.usable and legacy else None
 
     @asynccontextmanager
-    async def serving(self, answers: MemoryObjectSendStream[SessionMessage]) -> AsyncIterator[None]:
+    async def serving(
+        self,
+        answers: MemoryObjectSendStream[SessionMessage],
+        write_now: Callable[[JSONRPCResponse | JSONRPCError], bool] | None = None,
+    ) -> AsyncIterator[None]:
         """Accept requests for the duration; on the way out, requests still running are
-        cancelled and answered "Connection closed", as the SDK answers its own."""
+        cancelled and answered "Connection closed", as the SDK answers its own.
+
+        Answers go to `answers`, or straight out through `write_now` when it can take one.
+        """
         async with answers:
-            self._answers, self._accepting = answers, True
+            self._answers, self._write_now, self._accepting = answers, write_now, True
             try:
                 yield
             finally:
@@ -181,6 +189,10 @@ class FastPath:
     async def _send(self, reply: JSONRPCResponse | JSONRPCError) -> None:
         """Queue `reply` for the writer, even from a cancelled task."""
         assert self._answers is not None
+        # Alone, an answer goes out at once; with other calls running, it joins the queue,
+        # where answers finishing together go out in one write.
+        if not self._running and self._write_now is not None and self._write_now(reply):
+            return
         message = SessionMessage(reply)
         try:
             try:

@@ -93,14 +93,15 @@ async def serve_fds(
     server_writes, to_writer = anyio.create_memory_object_stream[SessionMessage](QUEUE)
     pending = _Pending()
     async with await _Output.open(write_fd) as output, anyio.create_task_group() as tasks:
-        tasks.start_soon(_write_loop, to_writer, output, pending, fast)
+        writer = _Writer(to_writer, output, pending, fast)
+        tasks.start_soon(writer.run)
         reading = anyio.CancelScope()
         inbound = _Inbound(to_server, server_writes.clone(), pending, fast)
         if fast is None:
             tasks.start_soon(_read_loop, reading, read_fd, inbound)
             await server.run(server_reads, server_writes, server.create_initialization_options())
         else:
-            async with fast.serving(server_writes.clone()):
+            async with fast.serving(server_writes.clone(), writer.write_now):
                 tasks.start_soon(_read_loop, reading, read_fd, inbound)
                 await server.run(
                     server_reads, server_writes, server.create_initialization_options()
@@ -238,6 +239,10 @@ class _Flow(asyncio.Protocol):
         self._writable.set()
         self.lost = False
 
+    @property
+    def writable(self) -> bool:
+        return self._writable.is_set() and not self.lost
+
     def pause_writing(self) -> None:
         self._writable.clear()
 
@@ -283,6 +288,13 @@ class _Output:
             return cls(fd, None, flow, was_blocking)
         return cls(fd, transport, flow, was_blocking)
 
+    def write_nowait(self, data: bytes) -> bool:
+        """Hand `data` to the pipe now when that cannot block; False (nothing written) else."""
+        if self._transport is None or not self._flow.writable:
+            return False
+        self._transport.write(data)
+        return True
+
     async def write(self, data: bytes) -> None:
         if self._transport is None:
             view = memoryview(data)
@@ -305,36 +317,64 @@ class _Output:
             _restore_blocking(self._fd, self._was_blocking)
 
 
-async def _write_loop(
-    answers: MemoryObjectReceiveStream[SessionMessage],
-    output: _Output,
-    pending: _Pending,
-    fast: FastPath | None,
-) -> None:
-    """Write answers as they come; all those queued meanwhile go out in one write."""
-    encoder = Encoder()
-    broken = False
-    async with answers:
-        async for first in answers:
-            batch = [first]
-            while True:
+class _Writer:
+    """The one writer of the output. Answers queued meanwhile go out in one write (`run`);
+    an answer that finds the writer idle goes out at once (`write_now`), without waking the
+    writer task: one turn of the event loop less per call when calls come one at a time."""
+
+    def __init__(
+        self,
+        answers: MemoryObjectReceiveStream[SessionMessage],
+        output: _Output,
+        pending: _Pending,
+        fast: FastPath | None,
+    ) -> None:
+        self._answers = answers
+        self._output = output
+        self._pending = pending
+        self._fast = fast
+        self._encoder = Encoder()
+        self._broken = False
+
+    def write_now(self, message: JSONRPCResponse | JSONRPCError) -> bool:
+        """Write `message` now if nothing is queued before it; False when it must be queued."""
+        queue = self._answers.statistics()
+        # The writer task waiting on an empty queue is the only state in which nothing
+        # written earlier is still on its way out (order is kept, as for queued answers).
+        if self._broken or queue.current_buffer_used or not queue.tasks_waiting_receive:
+            return False
+        if not self._output.write_nowait(self._encoder.encode(message)):
+            return False
+        self._sent([message])
+        return True
+
+    def _sent(self, messages: list[Any]) -> None:
+        for message in messages:
+            if isinstance(message, (JSONRPCResponse, JSONRPCError)):
+                self._pending.discard(message.id)
+                if self._fast is not None:
+                    self._fast.answered(message)
+
+    async def run(self) -> None:
+        """Write answers as they come; all those queued meanwhile go out in one write."""
+        answers = self._answers
+        async with answers:
+            async for first in answers:
+                batch = [first]
+                while True:
+                    try:
+                        batch.append(answers.receive_nowait())
+                    except (anyio.WouldBlock, anyio.EndOfStream):
+                        break
+                data = b"".join(self._encoder.encode(item.message) for item in batch)
+                self._sent([item.message for item in batch])
+                if self._broken:
+                    continue  # keep taking answers, so the server never waits on a dead pipe
                 try:
-                    batch.append(answers.receive_nowait())
-                except (anyio.WouldBlock, anyio.EndOfStream):
-                    break
-            data = b"".join(encoder.encode(item.message) for item in batch)
-            for item in batch:
-                if isinstance(item.message, (JSONRPCResponse, JSONRPCError)):
-                    pending.discard(item.message.id)
-                    if fast is not None:
-                        fast.answered(item.message)
-            if broken:
-                continue  # keep taking answers, so the server never waits on a dead pipe
-            try:
-                await output.write(data)
-            except OSError as exc:
-                logger.warning("stdout closed: answers are dropped from now on (%s)", exc)
-                broken = True
+                    await self._output.write(data)
+                except OSError as exc:
+                    logger.warning("stdout closed: answers are dropped from now on (%s)", exc)
+                    self._broken = True
 
 
 class Encoder:

@@ -14,7 +14,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeAlias, TypeGuard, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeGuard, TypeVar
 
 import anyio
 from mcp.server import ServerRequestContext
@@ -62,6 +62,33 @@ PROBLEM_LIMIT = 300
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 
 
+class ToolCode(NamedTuple):
+    """What a tool runs: its arguments' model, the user's handler, its result's model."""
+
+    input_model: type[BaseModel]
+    handler: Handler
+    output_model: type[BaseModel] | None = None
+
+
+class ToolEntry(Protocol):
+    """A row of the tool table: what tools/list publishes and the call policy, known at once,
+    and the code, which `load` may import only when the tool is first called."""
+
+    @property
+    def definition(self) -> Mapping[str, Any]: ...
+    @property
+    def handler_path(self) -> str: ...
+    @property
+    def timeout(self) -> float | None: ...
+    @property
+    def confirm(self) -> bool: ...
+    @property
+    def scopes(self) -> tuple[str, ...]: ...
+    @property
+    def name(self) -> str: ...
+    def load(self) -> ToolCode: ...
+
+
 @dataclass(frozen=True)
 class ToolSpec(Generic[ModelT]):
     """One tool: its published definition, its models, and the user's handler."""
@@ -74,6 +101,30 @@ class ToolSpec(Generic[ModelT]):
     timeout: float | None = None
     confirm: bool = False  # ask the user through elicitation before each call
     scopes: tuple[str, ...] = ()  # OAuth scopes a call needs (HTTP, OAuth mode)
+
+    @property
+    def name(self) -> str:
+        return str(self.definition["name"])
+
+    def load(self) -> ToolCode:
+        return ToolCode(self.input_model, self.handler, self.output_model)
+
+
+@dataclass(frozen=True)
+class LazyTool:
+    """A tool whose handler module (and with it its models) is imported on its first call:
+    a server starts, and answers tools/list, without importing code no request needs yet.
+
+    `load` raises what the import raises; the dispatcher turns that into the call's tool error
+    and tries again on the next call.
+    """
+
+    definition: Mapping[str, Any]
+    load: Callable[[], ToolCode]
+    handler_path: str
+    timeout: float | None = None
+    confirm: bool = False
+    scopes: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -100,7 +151,7 @@ class CallPolicy:
     env_names: tuple[str, ...] = ()  # the manifest's `env`, for `Context.env`
     state: RequestStateSecurity = field(default_factory=RequestStateSecurity.ephemeral)
 
-    def timeout_of(self, spec: ToolSpec[Any]) -> float | None:
+    def timeout_of(self, spec: ToolEntry) -> float | None:
         return spec.timeout or self.default_timeout
 
 
@@ -128,9 +179,32 @@ class CompiledTool:
     """A ToolSpec with its schemas compiled once, on the tool's first call: a server with
     many tools starts without compiling the validators of tools it is never asked for."""
 
-    def __init__(self, spec: ToolSpec[Any]) -> None:
+    def __init__(self, spec: ToolEntry) -> None:
         self.spec = spec
-        self.wants_context = wants_context(spec.handler)
+        self._code: ToolCode | None = None
+        self._wants_context = False
+
+    def code(self) -> ToolCode:
+        """The tool's models and handler, imported on the first call that needs them.
+
+        A failed import is not remembered: the next call tries again (the module may have
+        failed on something transient, and Python leaves no half-imported module behind).
+        """
+        if self._code is None:
+            code = self.spec.load()
+            self._wants_context = wants_context(code.handler)
+            self._code = code
+        return self._code
+
+    @property
+    def wants_context(self) -> bool:
+        """Whether the handler takes a `Context`; False for a tool whose code does not load
+        (its calls end in the import's tool error before any handler would run)."""
+        try:
+            self.code()
+        except (Exception, SystemExit):  # a handler module's import: user code
+            return False
+        return self._wants_context
 
     # Compiled on a tool's first call: a server with many tools starts faster.
     @functools.cached_property
@@ -144,7 +218,7 @@ class CompiledTool:
 
     @property
     def is_async(self) -> bool:
-        return inspect.iscoroutinefunction(self.spec.handler)
+        return inspect.iscoroutinefunction(self.code().handler)
 
     async def invoke(
         self, model: BaseModel, context: Context, timeout: float | None, pool: WorkerPool
@@ -162,7 +236,7 @@ class CompiledTool:
         raise HandlerTimedOut(timeout)
 
     async def _run(self, model: BaseModel, context: Context, pool: WorkerPool) -> Any:
-        handler: Callable[..., Any] = self.spec.handler
+        handler: Callable[..., Any] = self.code().handler
         args: tuple[Any, ...] = (model, context) if self.wants_context else (model,)
         if self.is_async:
             outcome = await handler(*args)
@@ -231,7 +305,7 @@ class CompiledTool:
 class Dispatcher:
     """Serves tools/list and tools/call for a fixed table of tools."""
 
-    def __init__(self, tools: Sequence[ToolSpec[Any]], policy: CallPolicy | None = None) -> None:
+    def __init__(self, tools: Sequence[ToolEntry], policy: CallPolicy | None = None) -> None:
         self.policy = policy or CallPolicy()
         self.log_levels = LogLevels()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
@@ -300,7 +374,11 @@ class Dispatcher:
             more = len(problems) - MAX_PROBLEMS
             lines += f"\n- … and {more} more" if more > 0 else ""
             return error_result(f"Invalid arguments for tool {name!r}:\n{lines}")
-        model: BaseModel = typed_arguments(tool.spec.input_model, arguments)
+        try:
+            code = tool.code()
+        except (Exception, SystemExit) as exc:  # a handler module's import: user code
+            return error_result(self._unloadable(tool, exc))
+        model: BaseModel = typed_arguments(code.input_model, arguments)
         return model
 
     async def call(
@@ -349,6 +427,10 @@ class Dispatcher:
             return error_result(self._timed_out(tool, exc.seconds))
         return error_result(self.policy.errors.unexpected(name, exc))
 
+    def _unloadable(self, tool: CompiledTool, exc: BaseException) -> str:
+        failure = self.policy.errors.unexpected(tool.spec.name, exc)
+        return f"{failure}, importing its handler {tool.spec.handler_path}"
+
     def _timed_out(self, tool: CompiledTool, seconds: float) -> str:
         message = f"Tool {tool.spec.name!r} timed out after {seconds:g} s"
         if tool.is_async:
@@ -357,7 +439,7 @@ class Dispatcher:
         return f"{message} (its work may still complete on the server)"
 
 
-async def _confirm(spec: ToolSpec[Any], context: Context) -> None:
+async def _confirm(spec: ToolEntry, context: Context) -> None:
     """Ask the user before a tool marked `confirm: true` runs; raise unless they accept."""
     question = f"Run the tool {spec.name!r}?"
     try:

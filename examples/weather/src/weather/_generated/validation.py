@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 
 import anyio
 import anyio.to_thread
-import jsonschema_rs
 
 from .bounded_regex import VERDICT_BUDGET, is_linear, search, verdict_budget, warm_up
 from .ecma_regex import compile_pattern, with_ecma_regex
@@ -113,6 +112,10 @@ def _mentions_pattern_properties(schema: object) -> bool:
 def _fast_validator(schema: Mapping[str, Any]) -> Any:
     if _mentions_pattern_properties(schema):
         return None
+    # Imported on a tool's first call (4 MB of native code): a server answers initialize and
+    # tools/list without it.
+    import jsonschema_rs  # noqa: PLC0415
+
     try:
         return jsonschema_rs.validator_for(
             dict(schema), keywords={"pattern": _EcmaPattern}, validate_formats=False
