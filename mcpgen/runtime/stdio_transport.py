@@ -166,9 +166,11 @@ class _Inbound:
         ):
             # A cancelled request is never answered: do not wait for it at the end.
             request_id = (message.params or {}).get("requestId")
-            self.pending.discard(request_id)
-            if fast is not None and fast.cancel(request_id):
-                return
+            # Any other value names no request (and a list or an object cannot be looked up).
+            if isinstance(request_id, str | int):
+                self.pending.discard(request_id)
+                if fast is not None and fast.cancel(request_id):
+                    return
         await self.to_server.send(SessionMessage(message))
 
 
