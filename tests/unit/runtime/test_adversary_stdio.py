@@ -239,3 +239,24 @@ def test_requests_with_extra_or_odd_params_are_answered(server: Server) -> None:
     assert _text(server.answer(2)) == "7"
     assert server.answer(3)["result"]["isError"] is True
     assert "tools" in server.answer(4)["result"]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_sigterm_in_a_huge_pipelined_burst_exits_0_promptly(server: Server, path: str) -> None:
+    burst = [call(i, "sleep_untimed", {"seconds": 0.2}, path) for i in range(3000)]
+    sender = threading.Thread(target=lambda: _send_ignoring_close(server, burst), daemon=True)
+    sender.start()
+    time.sleep(0.5)  # mid-burst: the reader is behind the writer
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    assert server.ended(timeout=20) == 0
+    assert time.monotonic() - started < 15  # no wait for requests the server never saw
+    answered = [line["id"] for line in server.lines if "id" in line and line["id"] != 0]
+    assert len(answered) == len(set(answered))
+
+
+def _send_ignoring_close(server: Server, messages: list[dict[str, Any]]) -> None:
+    try:
+        server.send(*messages)
+    except (BrokenPipeError, ValueError):
+        pass  # the server stopped reading
