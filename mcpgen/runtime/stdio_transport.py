@@ -181,8 +181,11 @@ class _Inbound:
         try:
             message = jsonrpc_message_adapter.validate_json(line, by_name=False)
         except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
-            await self.to_writer.send(SessionMessage(error_for(exc)))
-            return
+            lenient = _with_lone_surrogates(line)
+            if lenient is None:
+                await self.to_writer.send(SessionMessage(error_for(exc)))
+                return
+            message = lenient
         fast = self._fast
         if isinstance(message, JSONRPCRequest):
             self.pending.add(message.id)
@@ -204,6 +207,25 @@ class _Inbound:
             if isinstance(message, JSONRPCRequest):
                 self.pending.discard(message.id)
             raise
+
+
+def _with_lone_surrogates(line: bytes) -> Any:
+    """The message in `line` if only its lone surrogate escapes (`"\\udc80"`, valid JSON,
+    which a JavaScript client sends for a string cut in half) kept the strict parser from
+    reading it; else None. A request refused for that would lose its id, and its caller
+    would wait for an answer forever."""
+    if b"\\ud" not in line.lower():
+        return None
+    try:
+        return jsonrpc_message_adapter.validate_python(
+            json.loads(line, parse_constant=_no_constant), by_name=False
+        )
+    except Exception:  # noqa: BLE001 - unreadable either way: the strict parser's error stands
+        return None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
 
 
 async def _read_loop(

@@ -260,3 +260,24 @@ def _send_ignoring_close(server: Server, messages: list[dict[str, Any]]) -> None
         server.send(*messages)
     except (BrokenPipeError, ValueError):
         pass  # the server stopped reading
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_lone_surrogate_escapes_are_answered_with_the_request_id(server: Server, path: str) -> None:
+    meta = ',"_meta":{}' if path == "sdk" else ""
+    server.send(
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"raise_it",'
+        b'"arguments":{"what":"x\\udcff"}' + meta.encode() + b"}}",
+        b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"raise_it\\ud800",'
+        b'"arguments":{}' + meta.encode() + b"}}",
+        b'{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{"x":"\\uDC80"}}}',
+        b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"odd",'
+        b'"arguments":{"what":"\\udcff","n":NaN}}}',
+    )
+    assert server.answer(1)["result"]["isError"] is True
+    assert server.answer(2)["error"]["message"] == "Unknown tool: raise_it\ud800"
+    assert server.answer(3)["result"] == {}
+    server.send(call(5, "odd", {"what": "int"}, path))
+    assert _text(server.answer(5)) == "7"
+    # NaN is no JSON, surrogates or not: refused as unreadable, as before.
+    assert server.answers(None)[0]["error"]["code"] == -32700
