@@ -220,7 +220,7 @@ def _with_lone_surrogates(line: bytes) -> Any:
         return jsonrpc_message_adapter.validate_python(
             json.loads(line, parse_constant=_no_constant), by_name=False
         )
-    except Exception:  # noqa: BLE001 - unreadable either way: the strict parser's error stands
+    except Exception:  # unreadable either way: the strict parser's error stands
         return None
 
 
