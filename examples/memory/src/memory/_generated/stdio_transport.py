@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -94,18 +95,44 @@ async def serve_fds(
     pending = _Pending()
     async with await _Output.open(write_fd) as output, anyio.create_task_group() as tasks:
         tasks.start_soon(_write_loop, to_writer, output, pending, fast)
-        reading = anyio.CancelScope()
+        reading, input_open = anyio.CancelScope(), anyio.CancelScope()
         inbound = _Inbound(to_server, server_writes.clone(), pending, fast)
-        if fast is None:
-            tasks.start_soon(_read_loop, reading, read_fd, inbound)
-            await server.run(server_reads, server_writes, server.create_initialization_options())
-        else:
-            async with fast.serving(server_writes.clone()):
-                tasks.start_soon(_read_loop, reading, read_fd, inbound)
+        with _sigterm_ends(input_open):
+            if fast is None:
+                tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open)
                 await server.run(
                     server_reads, server_writes, server.create_initialization_options()
                 )
+            else:
+                async with fast.serving(server_writes.clone()):
+                    tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open)
+                    await server.run(
+                        server_reads, server_writes, server.create_initialization_options()
+                    )
         reading.cancel()  # in case the server stopped before the input ended
+
+
+@contextlib.contextmanager
+def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
+    """SIGTERM ends the input as end of file does: the calls in flight are answered, then
+    the server exits 0. A second SIGTERM kills at once. Only the main thread can do this."""
+    loop = asyncio.get_running_loop()
+
+    def first_sigterm() -> None:
+        input_open.cancel()
+        loop.remove_signal_handler(signal.SIGTERM)  # back to the default: a second one kills
+
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+        loop.add_signal_handler(signal.SIGTERM, first_sigterm)
+    except (ValueError, RuntimeError, NotImplementedError, AttributeError):
+        yield  # not the main thread, or no SIGTERM (Windows)
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        signal.signal(signal.SIGTERM, previous)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -155,8 +182,11 @@ class _Inbound:
         try:
             message = jsonrpc_message_adapter.validate_json(line, by_name=False)
         except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
-            await self.to_writer.send(SessionMessage(error_for(exc)))
-            return
+            lenient = _with_lone_surrogates(line)
+            if lenient is None:
+                await self.to_writer.send(SessionMessage(error_for(exc)))
+                return
+            message = lenient
         fast = self._fast
         if isinstance(message, JSONRPCRequest):
             self.pending.add(message.id)
@@ -167,26 +197,55 @@ class _Inbound:
         ):
             # A cancelled request is never answered: do not wait for it at the end.
             request_id = (message.params or {}).get("requestId")
-            self.pending.discard(request_id)
-            if fast is not None and fast.cancel(request_id):
-                return
-        await self.to_server.send(SessionMessage(message))
+            # Any other value names no request (and a list or an object cannot be looked up).
+            if isinstance(request_id, str | int):
+                self.pending.discard(request_id)
+                if fast is not None and fast.cancel(request_id):
+                    return
+        try:
+            await self.to_server.send(SessionMessage(message))
+        except BaseException:  # the input ended (SIGTERM) first: the server never sees it
+            if isinstance(message, JSONRPCRequest):
+                self.pending.discard(message.id)
+            raise
 
 
-async def _read_loop(scope: anyio.CancelScope, fd: int, inbound: _Inbound) -> None:
+def _with_lone_surrogates(line: bytes) -> Any:
+    """The message in `line` if only its lone surrogate escapes (`"\\udc80"`, valid JSON,
+    which a JavaScript client sends for a string cut in half) kept the strict parser from
+    reading it; else None. A request refused for that would lose its id, and its caller
+    would wait for an answer forever."""
+    if b"\\ud" not in line.lower():
+        return None
+    try:
+        return jsonrpc_message_adapter.validate_python(
+            json.loads(line, parse_constant=_no_constant), by_name=False
+        )
+    except Exception:  # unreadable either way: the strict parser's error stands
+        return None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+async def _read_loop(
+    scope: anyio.CancelScope, fd: int, inbound: _Inbound, input_open: anyio.CancelScope
+) -> None:
     async with inbound.to_server, inbound.to_writer:
         with scope:
-            buffer = bytearray()
-            async for chunk in _chunks(fd):
-                buffer += chunk
-                end = buffer.rfind(b"\n")
-                if end < 0:
-                    continue
-                lines = bytes(buffer[:end]).split(b"\n")
-                del buffer[: end + 1]
-                for line in lines:
-                    await inbound.accept(line)
-            await inbound.accept(bytes(buffer))  # a last unended line
+            with input_open:  # cancelled: the input ends here (SIGTERM), as at end of file
+                buffer = bytearray()
+                async for chunk in _chunks(fd):
+                    buffer += chunk
+                    end = buffer.rfind(b"\n")
+                    if end < 0:
+                        continue
+                    lines = bytes(buffer[:end]).split(b"\n")
+                    del buffer[: end + 1]
+                    for line in lines:
+                        await inbound.accept(line)
+                await inbound.accept(bytes(buffer))  # a last unended line
             with anyio.move_on_after(DRAIN_SECONDS):
                 await inbound.pending.answered()
 
