@@ -73,7 +73,7 @@ async def _called(
         values = list(found)
     except BaseException as exc:  # SystemExit or KeyboardInterrupt too: one bad handler
         # must not end the server. Only a cancellation of the request itself goes through.
-        if isinstance(exc, asyncio.CancelledError) and _cancelling():
+        if isinstance(exc, asyncio.CancelledError) and being_cancelled():
             raise
         # The exception's message may hold a secret: the client gets a fixed text, the
         # server's log the traceback.
@@ -84,7 +84,7 @@ async def _called(
     return values
 
 
-def _cancelling() -> bool:
+def being_cancelled() -> bool:
     """Whether the running task is being cancelled (not a handler raising CancelledError)."""
     try:
         task = asyncio.current_task()
