@@ -191,6 +191,8 @@ async def call_handler(handler: Callable[..., Any], context: Any, **arguments: A
         raise
     except ToolError as exc:
         raise MCPError(INTERNAL_ERROR, str(exc)) from None
+    except NotImplementedError:  # the stub mcpgen wrote
+        raise MCPError(INTERNAL_ERROR, "the handler is not implemented yet") from None
     except BaseException as exc:
         if isinstance(exc, asyncio.CancelledError) and being_cancelled():
             raise
