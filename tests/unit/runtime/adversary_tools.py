@@ -43,6 +43,13 @@ def odd(args: Args) -> Any:
     return values[args.what]
 
 
+def structured(args: Args) -> dict[str, Any]:
+    return {"n": 1}
+
+
+STRUCTURED = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
 def block_sync(args: Args) -> str:
     time.sleep(args.seconds)
     return "woke"
@@ -55,5 +62,11 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _spec("raise_sync_cancel", raise_sync_cancel),
     _spec("odd", odd),
     _spec("block_sync", block_sync),
+    ToolSpec(
+        {"name": "structured", "inputSchema": {"type": "object"}, "outputSchema": STRUCTURED},
+        input_model=Args,
+        handler=structured,
+        handler_path="h/structured.py",
+    ),
 )
 INFO = hostile_tools.INFO

@@ -281,3 +281,24 @@ def test_lone_surrogate_escapes_are_answered_with_the_request_id(server: Server,
     assert _text(server.answer(5)) == "7"
     # NaN is no JSON, surrogates or not: refused as unreadable, as before.
     assert server.answers(None)[0]["error"]["code"] == -32700
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_an_id_reused_while_running_is_drained_at_end_of_input(server: Server, path: str) -> None:
+    server.send(
+        call(7, "sleep_untimed", {"seconds": 1}, path),
+        call(7, "sleep_untimed", {"seconds": 0.1}, path),
+    )
+    assert server.process.stdin is not None
+    server.process.stdin.close()
+    assert server.ended() == 0
+    assert [_text(answer) for answer in server.answers(7)] == ["slept", "slept"]
+
+
+def test_both_paths_agree_after_a_second_initialize_with_another_version(server: Server) -> None:
+    again = {**INITIALIZE, "id": "again"}
+    again["params"] = {**INITIALIZE["params"], "protocolVersion": "2024-11-05"}  # type: ignore[dict-item]
+    server.send(again)
+    server.answer("again")
+    server.send(call("fast", "structured", {}, "fast"), call("sdk", "structured", {}, "sdk"))
+    assert _same_run(server.answer("fast")) == _same_run(server.answer("sdk"))
