@@ -18,6 +18,7 @@ import logging
 import os
 import signal
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -139,23 +140,27 @@ def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
 
 
 class _Pending:
-    """Ids of the requests the server has not answered yet."""
+    """Ids of the requests the server has not answered yet (an id reused while its first
+    request runs counts twice: it is answered twice)."""
 
     def __init__(self) -> None:
-        self._ids: set[RequestId] = set()
+        self._ids: Counter[RequestId] = Counter()
         self._none_left = anyio.Event()
         self._none_left.set()
 
     def add(self, request_id: RequestId) -> None:
         if not self._ids:
             self._none_left = anyio.Event()
-        self._ids.add(request_id)
+        self._ids[request_id] += 1
 
     def discard(self, request_id: object) -> None:
-        if request_id in self._ids:
-            self._ids.discard(request_id)
-            if not self._ids:
-                self._none_left.set()
+        if not isinstance(request_id, str | int) or request_id not in self._ids:
+            return
+        self._ids[request_id] -= 1
+        if not self._ids[request_id]:
+            del self._ids[request_id]
+        if not self._ids:
+            self._none_left.set()
 
     async def answered(self) -> None:
         await self._none_left.wait()
