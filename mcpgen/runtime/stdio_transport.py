@@ -132,7 +132,8 @@ def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
         yield
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
-        signal.signal(signal.SIGTERM, previous)
+        if previous is not None:  # None: set outside Python, and not restorable from here
+            signal.signal(signal.SIGTERM, previous)
 
 
 # --- reading --------------------------------------------------------------------------------
