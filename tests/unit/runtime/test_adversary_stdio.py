@@ -302,3 +302,33 @@ def test_both_paths_agree_after_a_second_initialize_with_another_version(server:
     server.answer("again")
     server.send(call("fast", "structured", {}, "fast"), call("sdk", "structured", {}, "sdk"))
     assert _same_run(server.answer("fast")) == _same_run(server.answer("sdk"))
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("ending", ["sigterm", "eof"])
+def test_a_client_that_stops_reading_does_not_keep_the_server_alive(path: str, ending: str) -> None:
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER), "--max-result-bytes", "0"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, SECRET_ENV: SECRET, "ADVERSARY_DRAIN_SECONDS": "1"},
+    )
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+        process.stdin.flush()
+        process.stdout.readline()
+        big = [call(i, "raise_it", {"what": "big"}, path) for i in range(5)]  # 25 MB of answers
+        process.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in [INITIALIZED, *big]))
+        process.stdin.flush()
+        time.sleep(1)  # the answers fill the pipe nobody reads
+        if ending == "sigterm":
+            process.send_signal(signal.SIGTERM)
+        else:
+            process.stdin.close()
+        assert process.wait(timeout=20) == 0
+    finally:
+        process.kill()
+        process.wait()
+        process.stdout.close()
