@@ -111,6 +111,8 @@ async def serve_fds(
                         server_reads, server_writes, server.create_initialization_options()
                     )
         reading.cancel()  # in case the server stopped before the input ended
+        # Every answer is queued now; a client that stopped reading gets them for this long.
+        tasks.cancel_scope.deadline = anyio.current_time() + DRAIN_SECONDS
 
 
 @contextlib.contextmanager
@@ -365,8 +367,11 @@ class _Output:
     async def __aexit__(self, *exc_info: object) -> None:
         if self._transport is not None:
             self._transport.close()  # flushes what is buffered, then lets go of the pipe
-            with contextlib.suppress(BrokenPipeError):
-                await self._flow.drain()
+            with anyio.move_on_after(DRAIN_SECONDS) as waited:
+                with contextlib.suppress(BrokenPipeError):
+                    await self._flow.drain()
+            if waited.cancelled_caught:  # nobody reads the output: what is left is dropped
+                self._transport.abort()
             _restore_blocking(self._fd, self._was_blocking)
 
 
