@@ -26,6 +26,8 @@ TIERS: dict[str, tuple[str, ...]] = {
         "tests/unit/runtime/test_limits.py",
         "tests/unit/runtime/test_oauth.py",
         "tests/unit/runtime/test_doctor_auth.py",
+        "tests/unit/runtime/test_adversary_stdio.py",
+        "tests/unit/runtime/test_adversary_catalog.py",
         "tests/unit/test_ship_bundle.py",
     ),
     # Differential and state-machine tests: many generated examples each, so minutes, not seconds.

@@ -7,6 +7,7 @@ has already resolved (`context.arguments`, 2025-06-18), which does its own match
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -70,7 +71,10 @@ async def _called(
         outcome = handler(**arguments)
         found = await outcome if inspect.isawaitable(outcome) else outcome
         values = list(found)
-    except Exception:
+    except BaseException as exc:  # SystemExit or KeyboardInterrupt too: one bad handler
+        # must not end the server. Only a cancellation of the request itself goes through.
+        if isinstance(exc, asyncio.CancelledError) and being_cancelled():
+            raise
         # The exception's message may hold a secret: the client gets a fixed text, the
         # server's log the traceback.
         logger.exception("completion handler %s failed", getattr(handler, "__name__", handler))
@@ -78,3 +82,12 @@ async def _called(
     if not all(isinstance(v, str) for v in values):
         raise MCPError(INTERNAL_ERROR, "the completion handler returned a value that is not text")
     return values
+
+
+def being_cancelled() -> bool:
+    """Whether the running task is being cancelled (not a handler raising CancelledError)."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:  # no asyncio loop: not ours to tell
+        return True
+    return task is not None and task.cancelling() > 0

@@ -7,9 +7,11 @@ converted to the types their JSON Schemas give, checked, and passed to the handl
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import inspect
 import json
+import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,17 +20,21 @@ from urllib.parse import parse_qs, unquote
 
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     BlobResourceContents,
     ReadResourceResult,
     TextResourceContents,
 )
 
-from .completions import CompletionSource
+from .completions import CompletionSource, being_cancelled
+from .context import InputRequired
+from .errors import ToolError, new_error_id
 from .validation import SchemaCheck
 
 # The protocol's code for a URI no resource or template answers to.
 RESOURCE_NOT_FOUND = -32002
+logger = logging.getLogger(__name__)
 PAGE_SIZE = 100
 
 ResourceContents: TypeAlias = TextResourceContents | BlobResourceContents
@@ -170,11 +176,32 @@ class CompiledTemplate:
 
 
 async def call_handler(handler: Callable[..., Any], context: Any, **arguments: Any) -> Any:
-    """Call a sync or async handler, giving it the context when it takes a `ctx` parameter."""
+    """Call a sync or async handler, giving it the context when it takes a `ctx` parameter.
+
+    What it raises becomes a protocol error that names the exception's type and an error id
+    (the message, which may hold a secret, goes to the log); a `ToolError` says its own
+    message. Not even `SystemExit` escapes: one bad handler must not end the server.
+    """
     if "ctx" in inspect.signature(handler).parameters:
         arguments["ctx"] = context
-    outcome = handler(**arguments)
-    return await outcome if inspect.isawaitable(outcome) else outcome
+    try:
+        outcome = handler(**arguments)
+        return await outcome if inspect.isawaitable(outcome) else outcome
+    except (MCPError, InputRequired):  # the handler's own protocol answer, or its question
+        raise
+    except ToolError as exc:
+        raise MCPError(INTERNAL_ERROR, str(exc)) from None
+    except NotImplementedError:  # the stub mcpgen wrote
+        raise MCPError(INTERNAL_ERROR, "the handler is not implemented yet") from None
+    except BaseException as exc:
+        if isinstance(exc, asyncio.CancelledError) and being_cancelled():
+            raise
+        error_id = new_error_id()
+        name = getattr(handler, "__name__", repr(handler))
+        trace = (type(exc), exc, exc.__traceback__)
+        logger.error("handler %s failed (error id %s)", name, error_id, exc_info=trace)
+        message = f"the handler failed: {type(exc).__name__} (error id {error_id})"
+        raise MCPError(INTERNAL_ERROR, message) from None
 
 
 def contents(uri: str, mime_type: str | None, outcome: ReadResult) -> ReadResourceResult:

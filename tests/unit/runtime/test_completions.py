@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from asyncio import CancelledError
 from collections.abc import Mapping
 from typing import Any
 
@@ -75,4 +76,16 @@ async def test_values_that_are_not_text_are_refused() -> None:
         return ["ok", 3]
 
     with pytest.raises(MCPError, match="not text"):
+        await complete_from(handler, "", None, None)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", [SystemExit, KeyboardInterrupt, GeneratorExit, CancelledError])
+async def test_a_handler_raising_a_base_exception_is_an_error_not_the_servers_end(
+    kind: type[BaseException],
+) -> None:
+    async def handler(value: str, arguments: Mapping[str, str]) -> list[str]:
+        raise kind
+
+    with pytest.raises(MCPError, match="the completion handler failed"):
         await complete_from(handler, "", None, None)

@@ -49,7 +49,10 @@ class RegexProcess:
         try:
             # A lone surrogate raises UnicodeEncodeError here, as it does in regress.
             request = json.dumps([pattern, text], ensure_ascii=False).encode() + b"\n"
-            reply = self._exchange(request, deadline)
+            try:
+                reply = self._exchange(request, deadline)
+            except BrokenPipeError:  # the child died (killed from outside): once more, anew
+                reply = self._exchange(request, deadline)
         finally:
             self._lock.release()
         if reply == b"!":

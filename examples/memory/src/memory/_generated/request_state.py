@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +29,9 @@ from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 STATE_SECRET_ENV = "MCP_STATE_SECRET"
 DEFAULT_STATE_TTL = 600.0  # seconds a client has to answer before the state expires
 _VERSION = 1
+# States whose one use is remembered (the oldest forgotten first): far more than a server
+# issues within any TTL, and a few MB at most.
+SPENT_LIMIT = 100_000
 
 
 class StateSecretError(ValueError):
@@ -72,7 +78,12 @@ class CallState:
 
     @classmethod
     def decode(cls, text: object) -> CallState:
-        """The state the boundary verified; anything else is treated as no progress."""
+        """The state the boundary verified; anything else is treated as no progress.
+
+        A state counts once: sealed, it cannot be altered, but it could be sent again (the
+        retry that carried a user's confirmation, replayed to run the tool once more). A
+        state seen before carries no progress, so its questions are asked anew.
+        """
         if not isinstance(text, str) or not text:
             return cls()
         try:
@@ -80,6 +91,8 @@ class CallState:
         except ValueError:
             return cls(present=True)
         if not isinstance(decoded, dict) or decoded.get("v") != _VERSION:
+            return cls(present=True)
+        if not _SPENT.first_use(decoded.get("n")):
             return cls(present=True)
         answers, asked = decoded.get("answers"), decoded.get("asked")
         return cls(
@@ -89,5 +102,29 @@ class CallState:
         )
 
     def encode(self, asking: Mapping[str, str]) -> str:
-        state = {"v": _VERSION, "answers": self.answers, "asked": dict(asking)}
+        nonce = secrets.token_urlsafe(12)  # what makes each state one of a kind
+        state = {"v": _VERSION, "n": nonce, "answers": self.answers, "asked": dict(asking)}
         return json.dumps(state, separators=(",", ":"))
+
+
+class _SpentStates:
+    """The nonces of the states already used, in this process."""
+
+    def __init__(self, limit: int = SPENT_LIMIT) -> None:
+        self._limit = limit
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()  # HTTP handlers may decode from worker threads
+
+    def first_use(self, nonce: object) -> bool:
+        if not isinstance(nonce, str):
+            return False
+        with self._lock:
+            if nonce in self._seen:
+                return False
+            self._seen[nonce] = None
+            while len(self._seen) > self._limit:
+                self._seen.popitem(last=False)
+        return True
+
+
+_SPENT = _SpentStates()

@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ class WorkerPool:
         self._busy = 0
         self._overrun = 0  # calls answered (timed out, cancelled) whose thread still runs
         self._lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: _DaemonThreads | None = None
 
     @property
     def busy(self) -> int:
@@ -71,7 +72,7 @@ class WorkerPool:
                 raise PoolSaturated(self._saturation_message())
             self._busy += 1
         if self._executor is None:
-            self._executor = ThreadPoolExecutor(self.size, thread_name_prefix="handler")
+            self._executor = _DaemonThreads(self.size)
         call = _Call()
         context = contextvars.copy_context()
         future = self._executor.submit(self._work, call, context, function, *args)
@@ -107,3 +108,42 @@ class WorkerPool:
             f"the server is busy: all {self.size} worker threads are running sync handlers"
             f"{stuck}; try again later (the server's --workers sets how many)"
         )
+
+
+class _DaemonThreads:
+    """Up to `size` daemon threads taking work from one queue, started as work needs them.
+
+    Daemon threads, unlike a ThreadPoolExecutor's (joined at interpreter exit): a handler
+    stuck past its timeout must not keep the server from exiting when its input ends.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._started = 0
+        self._idle = threading.Semaphore(0)
+        self._lock = threading.Lock()
+        self._work: queue.SimpleQueue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]]
+        self._work = queue.SimpleQueue()
+
+    def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self._work.put((future, function, args))
+        if not self._idle.acquire(blocking=False):
+            with self._lock:
+                start = self._started < self._size
+                self._started += start
+            if start:
+                name = f"handler_{self._started}"
+                threading.Thread(target=self._serve, name=name, daemon=True).start()
+        return future
+
+    def _serve(self) -> None:
+        while True:
+            future, function, args = self._work.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(function(*args))
+                except BaseException as exc:  # handed to the waiting caller
+                    future.set_exception(exc)
+            del future, function, args  # nothing of a finished call is kept alive
+            self._idle.release()

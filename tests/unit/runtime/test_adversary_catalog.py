@@ -1,0 +1,41 @@
+"""Resource and prompt handlers that raise, served over real stdio: each failure is an error
+answer without the secret the exception carried, and the server keeps serving."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.unit.runtime.catalog_server import KIND_NAMES, SECRET_ENV
+from tests.unit.runtime.wire import StdioSession, stdio_session
+
+SERVER = Path(__file__).with_name("catalog_server.py")
+SECRET = "s3cret-Pa55word"
+
+
+@pytest.fixture(scope="module")
+def session() -> Iterator[StdioSession]:
+    with stdio_session(SERVER, env={SECRET_ENV: SECRET}) as opened:
+        yield opened
+
+
+def _still_serving(session: StdioSession) -> None:
+    answer = session.request("resources/read", {"uri": "ok://text"})
+    assert answer["result"]["contents"][0]["text"] == "fine"
+
+
+@pytest.mark.parametrize("kind", KIND_NAMES)
+def test_a_failing_resource_handler_is_an_error_answer(session: StdioSession, kind: str) -> None:
+    answer = session.request("resources/read", {"uri": f"bad://{kind}"})
+    assert "error" in answer and SECRET not in json.dumps(answer), answer
+    _still_serving(session)
+
+
+@pytest.mark.parametrize("kind", KIND_NAMES)
+def test_a_failing_prompt_handler_is_an_error_answer(session: StdioSession, kind: str) -> None:
+    answer = session.request("prompts/get", {"name": kind, "arguments": {}})
+    assert "error" in answer and SECRET not in json.dumps(answer), answer
+    _still_serving(session)
