@@ -16,7 +16,9 @@ import contextlib
 import json
 import logging
 import os
+import signal
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -95,41 +97,74 @@ async def serve_fds(
     async with await _Output.open(write_fd) as output, anyio.create_task_group() as tasks:
         writer = _Writer(to_writer, output, pending, fast)
         tasks.start_soon(writer.run)
-        reading = anyio.CancelScope()
+        reading, input_open = anyio.CancelScope(), anyio.CancelScope()
         inbound = _Inbound(to_server, server_writes.clone(), pending, fast)
-        if fast is None:
-            tasks.start_soon(_read_loop, reading, read_fd, inbound)
-            await server.run(server_reads, server_writes, server.create_initialization_options())
-        else:
-            async with fast.serving(server_writes.clone(), writer.write_now):
-                tasks.start_soon(_read_loop, reading, read_fd, inbound)
+        with _sigterm_ends(input_open):
+            if fast is None:
+                tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open)
                 await server.run(
                     server_reads, server_writes, server.create_initialization_options()
                 )
+            else:
+                async with fast.serving(server_writes.clone(), writer.write_now):
+                    tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open)
+                    await server.run(
+                        server_reads, server_writes, server.create_initialization_options()
+                    )
         reading.cancel()  # in case the server stopped before the input ended
+        # Every answer is queued now; a client that stopped reading gets them for this long.
+        tasks.cancel_scope.deadline = anyio.current_time() + DRAIN_SECONDS
+
+
+@contextlib.contextmanager
+def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
+    """SIGTERM ends the input as end of file does: the calls in flight are answered, then
+    the server exits 0. A second SIGTERM kills at once. Only the main thread can do this."""
+    loop = asyncio.get_running_loop()
+
+    def first_sigterm() -> None:
+        input_open.cancel()
+        loop.remove_signal_handler(signal.SIGTERM)  # back to the default: a second one kills
+
+    try:
+        previous = signal.getsignal(signal.SIGTERM)
+        loop.add_signal_handler(signal.SIGTERM, first_sigterm)
+    except (ValueError, RuntimeError, NotImplementedError, AttributeError):
+        yield  # not the main thread, or no SIGTERM (Windows)
+        return
+    try:
+        yield
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+        if previous is not None:  # None: set outside Python, and not restorable from here
+            signal.signal(signal.SIGTERM, previous)
 
 
 # --- reading --------------------------------------------------------------------------------
 
 
 class _Pending:
-    """Ids of the requests the server has not answered yet."""
+    """Ids of the requests the server has not answered yet (an id reused while its first
+    request runs counts twice: it is answered twice)."""
 
     def __init__(self) -> None:
-        self._ids: set[RequestId] = set()
+        self._ids: Counter[RequestId] = Counter()
         self._none_left = anyio.Event()
         self._none_left.set()
 
     def add(self, request_id: RequestId) -> None:
         if not self._ids:
             self._none_left = anyio.Event()
-        self._ids.add(request_id)
+        self._ids[request_id] += 1
 
     def discard(self, request_id: object) -> None:
-        if request_id in self._ids:
-            self._ids.discard(request_id)
-            if not self._ids:
-                self._none_left.set()
+        if not isinstance(request_id, str | int) or request_id not in self._ids:
+            return
+        self._ids[request_id] -= 1
+        if not self._ids[request_id]:
+            del self._ids[request_id]
+        if not self._ids:
+            self._none_left.set()
 
     async def answered(self) -> None:
         await self._none_left.wait()
@@ -156,8 +191,11 @@ class _Inbound:
         try:
             message = jsonrpc_message_adapter.validate_json(line, by_name=False)
         except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
-            await self.to_writer.send(SessionMessage(error_for(exc)))
-            return
+            lenient = _with_lone_surrogates(line)
+            if lenient is None:
+                await self.to_writer.send(SessionMessage(error_for(exc)))
+                return
+            message = lenient
         fast = self._fast
         if isinstance(message, JSONRPCRequest):
             self.pending.add(message.id)
@@ -168,26 +206,55 @@ class _Inbound:
         ):
             # A cancelled request is never answered: do not wait for it at the end.
             request_id = (message.params or {}).get("requestId")
-            self.pending.discard(request_id)
-            if fast is not None and fast.cancel(request_id):
-                return
-        await self.to_server.send(SessionMessage(message))
+            # Any other value names no request (and a list or an object cannot be looked up).
+            if isinstance(request_id, str | int):
+                self.pending.discard(request_id)
+                if fast is not None and fast.cancel(request_id):
+                    return
+        try:
+            await self.to_server.send(SessionMessage(message))
+        except BaseException:  # the input ended (SIGTERM) first: the server never sees it
+            if isinstance(message, JSONRPCRequest):
+                self.pending.discard(message.id)
+            raise
 
 
-async def _read_loop(scope: anyio.CancelScope, fd: int, inbound: _Inbound) -> None:
+def _with_lone_surrogates(line: bytes) -> Any:
+    """The message in `line` if only its lone surrogate escapes (`"\\udc80"`, valid JSON,
+    which a JavaScript client sends for a string cut in half) kept the strict parser from
+    reading it; else None. A request refused for that would lose its id, and its caller
+    would wait for an answer forever."""
+    if b"\\ud" not in line.lower():
+        return None
+    try:
+        return jsonrpc_message_adapter.validate_python(
+            json.loads(line, parse_constant=_no_constant), by_name=False
+        )
+    except Exception:  # unreadable either way: the strict parser's error stands
+        return None
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+async def _read_loop(
+    scope: anyio.CancelScope, fd: int, inbound: _Inbound, input_open: anyio.CancelScope
+) -> None:
     async with inbound.to_server, inbound.to_writer:
         with scope:
-            buffer = bytearray()
-            async for chunk in _chunks(fd):
-                buffer += chunk
-                end = buffer.rfind(b"\n")
-                if end < 0:
-                    continue
-                lines = bytes(buffer[:end]).split(b"\n")
-                del buffer[: end + 1]
-                for line in lines:
-                    await inbound.accept(line)
-            await inbound.accept(bytes(buffer))  # a last unended line
+            with input_open:  # cancelled: the input ends here (SIGTERM), as at end of file
+                buffer = bytearray()
+                async for chunk in _chunks(fd):
+                    buffer += chunk
+                    end = buffer.rfind(b"\n")
+                    if end < 0:
+                        continue
+                    lines = bytes(buffer[:end]).split(b"\n")
+                    del buffer[: end + 1]
+                    for line in lines:
+                        await inbound.accept(line)
+                await inbound.accept(bytes(buffer))  # a last unended line
             with anyio.move_on_after(DRAIN_SECONDS):
                 await inbound.pending.answered()
 
@@ -312,8 +379,11 @@ class _Output:
     async def __aexit__(self, *exc_info: object) -> None:
         if self._transport is not None:
             self._transport.close()  # flushes what is buffered, then lets go of the pipe
-            with contextlib.suppress(BrokenPipeError):
-                await self._flow.drain()
+            with anyio.move_on_after(DRAIN_SECONDS) as waited:
+                with contextlib.suppress(BrokenPipeError):
+                    await self._flow.drain()
+            if waited.cancelled_caught:  # nobody reads the output: what is left is dropped
+                self._transport.abort()
             _restore_blocking(self._fd, self._was_blocking)
 
 
