@@ -332,3 +332,49 @@ def test_a_client_that_stops_reading_does_not_keep_the_server_alive(path: str, e
         process.kill()
         process.wait()
         process.stdout.close()
+
+
+def _rss_kib(pid: int) -> int:
+    for row in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if row.startswith("VmRSS:"):
+            return int(row.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_line_that_never_ends_is_dropped_as_it_comes_not_held() -> None:
+    opened = Server("--max-body-bytes", "65536")
+    try:
+        opened.send(call(11, "odd", {"what": "int", "pad": "x" * 1000}, "fast"))
+        assert opened.answer(11)["result"]["content"][0]["text"] == "7"
+        before = _rss_kib(opened.process.pid)
+        assert opened.process.stdin is not None
+        block = b"7" * (1 << 20)
+        for _ in range(200):  # 200 MiB, and no newline
+            opened.process.stdin.write(block)
+        opened.process.stdin.flush()
+        grown = _rss_kib(opened.process.pid) - before
+        opened.send(b"", call(12, "odd", {"what": "float"}, "fast"))
+        assert opened.answer(12)["result"]["content"][0]["text"] == "1.5"
+        refused = opened.answers(None)
+        assert [line["error"]["code"] for line in refused] == [-32600]
+        assert "longer than 65536 bytes" in refused[0]["error"]["message"]
+        assert grown < 32 * 1024, f"the server grew by {grown} KiB"
+    finally:
+        opened.close()
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_long_line_among_short_ones_is_refused_alone(path: str) -> None:
+    opened = Server("--max-body-bytes", "4096")
+    try:
+        big = json.dumps(call(11, "odd", {"what": "int", "pad": "y" * 5000}, path)).encode()
+        opened.send(
+            call(10, "odd", {"what": "int"}, path), big, call(12, "odd", {"what": "float"}, path)
+        )
+        assert opened.answer(10)["result"]["content"][0]["text"] == "7"
+        assert opened.answer(12)["result"]["content"][0]["text"] == "1.5"
+        assert opened.answers(11) == []
+        assert [line["error"]["code"] for line in opened.answers(None)] == [-32600]
+    finally:
+        opened.close()

@@ -89,7 +89,7 @@ def add_http_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-body-bytes",
         type=int,
         default=DEFAULT_MAX_BODY_BYTES,
-        help="larger request bodies get 413 (default: %(default)s)",
+        help="larger request bodies get 413, longer stdio lines an error (default: %(default)s)",
     )
     add(
         "--read-timeout",

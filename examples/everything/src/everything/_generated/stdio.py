@@ -18,3 +18,11 @@ def error_for(problem: Exception) -> JSONRPCError:
         else ErrorData(code=INVALID_REQUEST, message="Invalid Request: not a JSON-RPC 2.0 message")
     )
     return JSONRPCError(jsonrpc="2.0", id=None, error=error)
+
+
+def too_long(limit: int) -> JSONRPCError:
+    """The answer to a line longer than `limit` bytes, which is dropped unread."""
+    message = f"Invalid Request: the message is longer than {limit} bytes"
+    return JSONRPCError(
+        jsonrpc="2.0", id=None, error=ErrorData(code=INVALID_REQUEST, message=message)
+    )

@@ -80,11 +80,11 @@ def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
     return server
 
 
-async def serve_stdio(info: ServerInfo, dispatcher: Dispatcher) -> None:
+async def serve_stdio(info: ServerInfo, dispatcher: Dispatcher, max_line: int) -> None:
     """Serve newline-delimited JSON-RPC on stdin/stdout until stdin closes."""
     server = build_server(info, dispatcher)
     with claimed_stdio() as (read_fd, write_fd):
-        await serve_fds(server, read_fd, write_fd, FastPath(dispatcher, server))
+        await serve_fds(server, read_fd, write_fd, FastPath(dispatcher, server), max_line)
 
 
 def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespace) -> None:
@@ -195,6 +195,6 @@ def main(info: ServerInfo, dispatcher: Dispatcher, argv: Sequence[str] | None = 
         if args.transport == "http":
             serve_http(info, dispatcher, args)
         else:
-            anyio.run(serve_stdio, info, dispatcher)
+            anyio.run(serve_stdio, info, dispatcher, args.max_body_bytes)
     except KeyboardInterrupt:
         pass

@@ -37,7 +37,8 @@ from mcp.types import (
     jsonrpc_message_adapter,
 )
 
-from .stdio import error_for
+from .http_options import DEFAULT_MAX_BODY_BYTES
+from .stdio import error_for, too_long
 from .stdio_fast_path import FastPath
 
 logger = logging.getLogger(__name__)
@@ -84,12 +85,17 @@ def _point(fd: int, target: int) -> None:
 
 
 async def serve_fds(
-    server: Server[Any], read_fd: int, write_fd: int, fast: FastPath | None = None
+    server: Server[Any],
+    read_fd: int,
+    write_fd: int,
+    fast: FastPath | None = None,
+    max_line: int = DEFAULT_MAX_BODY_BYTES,
 ) -> None:
     """Serve one connection reading `read_fd` and writing `write_fd` until the input ends.
 
     When the input ends, calls still running are answered (for up to `DRAIN_SECONDS`) before
-    the server stops. Neither descriptor is closed.
+    the server stops. Neither descriptor is closed. A line longer than `max_line` bytes is
+    answered with an error and dropped without being held.
     """
     to_server, server_reads = anyio.create_memory_object_stream[Inbound](QUEUE)
     server_writes, to_writer = anyio.create_memory_object_stream[SessionMessage](QUEUE)
@@ -98,16 +104,16 @@ async def serve_fds(
         writer = _Writer(to_writer, output, pending, fast)
         tasks.start_soon(writer.run)
         reading, input_open = anyio.CancelScope(), anyio.CancelScope()
-        inbound = _Inbound(to_server, server_writes.clone(), pending, fast)
+        inbound = _Inbound(to_server, server_writes.clone(), pending, fast, max_line)
         with _sigterm_ends(input_open):
             if fast is None:
-                tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open)
+                tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open, max_line)
                 await server.run(
                     server_reads, server_writes, server.create_initialization_options()
                 )
             else:
                 async with fast.serving(server_writes.clone(), writer.write_now):
-                    tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open)
+                    tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open, max_line)
                     await server.run(
                         server_reads, server_writes, server.create_initialization_options()
                     )
@@ -179,13 +185,19 @@ class _Inbound:
         to_writer: MemoryObjectSendStream[SessionMessage],
         pending: _Pending,
         fast: FastPath | None,
+        max_line: int,
     ) -> None:
         self.to_server = to_server
         self.to_writer = to_writer
         self.pending = pending
         self._fast = fast
+        self.max_line = max_line
 
-    async def accept(self, line: bytes) -> None:
+    async def accept(self, line: bytes | None) -> None:
+        """Route one line; None stands for a line dropped as too long."""
+        if line is None:
+            await self.to_writer.send(SessionMessage(too_long(self.max_line)))
+            return
         if not line.strip():
             return
         try:
@@ -239,24 +251,60 @@ def _no_constant(name: str) -> None:
 
 
 async def _read_loop(
-    scope: anyio.CancelScope, fd: int, inbound: _Inbound, input_open: anyio.CancelScope
+    scope: anyio.CancelScope,
+    fd: int,
+    inbound: _Inbound,
+    input_open: anyio.CancelScope,
+    max_line: int,
 ) -> None:
     async with inbound.to_server, inbound.to_writer:
         with scope:
             with input_open:  # cancelled: the input ends here (SIGTERM), as at end of file
-                buffer = bytearray()
+                lines = _Lines(max_line)
                 async for chunk in _chunks(fd):
-                    buffer += chunk
-                    end = buffer.rfind(b"\n")
-                    if end < 0:
-                        continue
-                    lines = bytes(buffer[:end]).split(b"\n")
-                    del buffer[: end + 1]
-                    for line in lines:
+                    for line in lines.feed(chunk):
                         await inbound.accept(line)
-                await inbound.accept(bytes(buffer))  # a last unended line
+                for line in lines.end():  # a last unended line
+                    await inbound.accept(line)
             with anyio.move_on_after(DRAIN_SECONDS):
                 await inbound.pending.answered()
+
+
+class _Lines:
+    """Splits the input into lines, none longer than `limit` bytes.
+
+    A longer line is never held whole: its bytes are dropped as they come, and it is
+    answered with an error (`None` in place of the line) once its end arrives, so a client
+    that never sends a newline cannot make the server's memory grow without bound.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._buffer = bytearray()
+        self._dropping = False  # inside a line already known to be too long
+
+    def feed(self, chunk: bytes) -> list[bytes | None]:
+        self._buffer += chunk
+        end = self._buffer.rfind(b"\n")
+        if end < 0:
+            if len(self._buffer) > self._limit:
+                self._buffer.clear()
+                self._dropping = True
+            return []
+        lines: list[bytes | None] = []
+        for line in bytes(self._buffer[:end]).split(b"\n"):
+            lines.append(None if self._dropping or len(line) > self._limit else line)
+            self._dropping = False
+        del self._buffer[: end + 1]
+        if len(self._buffer) > self._limit:
+            self._buffer.clear()
+            self._dropping = True
+        return lines
+
+    def end(self) -> list[bytes | None]:
+        if self._dropping:
+            return [None]
+        return [bytes(self._buffer)]
 
 
 async def _chunks(fd: int) -> AsyncIterator[bytes]:
