@@ -10,6 +10,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from mcpgen.runtime.catalog import Catalog
+from mcpgen.runtime.errors import ToolError
 from mcpgen.runtime.prompts import PromptSpec
 from mcpgen.runtime.resources import ResourceSpec
 from mcpgen.runtime.runtime import Dispatcher
@@ -26,6 +27,8 @@ KINDS: dict[str, type[BaseException]] = {
 def _raise(kind: str) -> Any:
     if kind == "leak":
         raise RuntimeError(f"could not connect to postgres://app:{os.environ[SECRET_ENV]}@db/x")
+    if kind == "tool-error":  # a message meant for the client, with a secret in it by mistake
+        raise ToolError(f"the archive refused key {os.environ[SECRET_ENV]}; try later")
     raise KINDS[kind]()
 
 
@@ -37,7 +40,7 @@ def _prompt(kind: str) -> PromptSpec:
     return PromptSpec({"name": kind, "arguments": []}, handler=lambda: _raise(kind))
 
 
-KIND_NAMES = ["leak", *KINDS]
+KIND_NAMES = ["leak", "tool-error", *KINDS]
 CATALOG = Catalog(
     resources=[
         *(_resource(kind) for kind in KIND_NAMES),

@@ -39,3 +39,18 @@ def test_a_failing_prompt_handler_is_an_error_answer(session: StdioSession, kind
     answer = session.request("prompts/get", {"name": kind, "arguments": {}})
     assert "error" in answer and SECRET not in json.dumps(answer), answer
     _still_serving(session)
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("resources/read", {"uri": "bad://tool-error"}),
+        ("prompts/get", {"name": "tool-error", "arguments": {}}),
+    ],
+)
+def test_a_tool_error_keeps_its_message_without_the_secret(
+    session: StdioSession, method: str, params: dict[str, object]
+) -> None:
+    message = session.request(method, params)["error"]["message"]
+    assert "the archive refused key" in message and "try later" in message
+    assert SECRET not in message

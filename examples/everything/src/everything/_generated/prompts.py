@@ -82,11 +82,14 @@ def as_result(spec: PromptSpec, outcome: PromptResult) -> GetPromptResult:
 
 
 async def get_prompt(
-    spec: PromptSpec, given: Mapping[str, str] | None, context: Any
+    spec: PromptSpec,
+    given: Mapping[str, str] | None,
+    context: Any,
+    redact: Callable[[str], str] = str,
 ) -> GetPromptResult:
     arguments = checked_arguments(spec, given)
     if spec.template is not None:
         values = {name: "" if value is None else value for name, value in arguments.items()}
         return as_result(spec, spec.template.format_map(values))
     assert spec.handler is not None
-    return as_result(spec, await call_handler(spec.handler, context, **arguments))
+    return as_result(spec, await call_handler(spec.handler, context, redact, **arguments))

@@ -176,12 +176,24 @@ class CompiledTemplate:
         return typed
 
 
-async def call_handler(handler: Callable[..., Any], context: Any, **arguments: Any) -> Any:
+def _unchanged(text: str) -> str:
+    return text
+
+
+async def call_handler(
+    handler: Callable[..., Any],
+    context: Any,
+    redact: Callable[[str], str] = _unchanged,
+    /,
+    **arguments: Any,
+) -> Any:
     """Call a sync or async handler, giving it the context when it takes a `ctx` parameter.
 
     What it raises becomes a protocol error that names the exception's type and an error id
     (the message, which may hold a secret, goes to the log); a `ToolError` says its own
-    message. Not even `SystemExit` escapes: one bad handler must not end the server.
+    message, through `redact` (the secrets' values replaced). Not even `SystemExit`
+    escapes: one bad handler must not end the server. (Positional-only parameters: the
+    handler's own arguments may have any name.)
     """
     if "ctx" in inspect.signature(handler).parameters:
         arguments["ctx"] = context
@@ -191,7 +203,7 @@ async def call_handler(handler: Callable[..., Any], context: Any, **arguments: A
     except (MCPError, InputRequired):  # the handler's own protocol answer, or its question
         raise
     except ToolError as exc:
-        raise MCPError(INTERNAL_ERROR, str(exc)) from None
+        raise MCPError(INTERNAL_ERROR, redact(str(exc))) from None
     except NotImplementedError:  # the stub mcpgen wrote
         raise MCPError(INTERNAL_ERROR, "the handler is not implemented yet") from None
     except BaseException as exc:

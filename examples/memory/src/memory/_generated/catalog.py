@@ -96,6 +96,11 @@ class Catalog:
             p.completions for p in self.prompts.values()
         )
 
+    def _redact(self, text: str) -> str:
+        """`text` with the values of the manifest's secret variables replaced."""
+        dispatcher = self._dispatcher
+        return text if dispatcher is None else dispatcher.policy.errors.redactor.text(text)
+
     def _context(self, ctx: ServerRequestContext[Any] | None) -> Context:
         dispatcher = self._dispatcher
         if dispatcher is None:
@@ -138,12 +143,15 @@ class Catalog:
                 blob = BlobResourceContents(uri=uri, mime_type=mime, blob=resource.blob)
                 return ReadResourceResult(contents=[blob])
             assert resource.handler is not None
-            return contents(uri, mime, await call_handler(resource.handler, self._context(ctx)))
+            outcome = await call_handler(resource.handler, self._context(ctx), self._redact)
+            return contents(uri, mime, outcome)
         for template in self.templates:
             arguments = template.arguments(uri)
             if arguments is not None:
                 mime = template.spec.definition.get("mimeType")
-                outcome = await call_handler(template.spec.handler, self._context(ctx), **arguments)
+                outcome = await call_handler(
+                    template.spec.handler, self._context(ctx), self._redact, **arguments
+                )
                 return contents(uri, mime, outcome)
         raise not_found(uri)
 
@@ -185,7 +193,7 @@ class Catalog:
         spec = self.prompts.get(params.name)
         if spec is None:
             raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}")
-        return await get_prompt(spec, params.arguments, self._context(ctx))
+        return await get_prompt(spec, params.arguments, self._context(ctx), self._redact)
 
     # Completions
 
