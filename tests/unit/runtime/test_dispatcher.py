@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -90,3 +91,17 @@ async def test_published_definitions_are_the_table_entries_as_json() -> None:
     async with Client(build_server(INFO, dispatcher)) as client:
         listed = (await client.list_tools()).tools
     assert [tool.name for tool in listed] == ["echo", "when", "tags"]
+
+
+def test_a_plain_json_table_is_published_without_a_second_copy() -> None:
+    published = Dispatcher(TOOLS).published
+    assert all(p is tool.definition for p, tool in zip(published, TOOLS, strict=True))
+
+
+def test_a_definition_that_is_not_plain_json_is_published_as_a_plain_copy() -> None:
+    # A tuple, from a table written by hand: `tools/list` must still carry lists.
+    definition = {**TOOLS[0].definition, "icons": ({"src": "a.png"},)}
+    tool = replace(TOOLS[0], definition=definition)
+    (published,) = Dispatcher([tool]).published
+    assert type(published) is dict and published is not definition
+    assert published == {**TOOLS[0].definition, "icons": [{"src": "a.png"}]}

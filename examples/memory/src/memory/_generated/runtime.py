@@ -159,6 +159,21 @@ def _to_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _is_plain_json(value: object) -> bool:
+    """True if `value` is made of dicts with string keys, lists, strings, numbers, booleans
+    and None only (exact types, no subclasses): what `json.loads` gives back for its text."""
+    if type(value) is dict:
+        return all(type(k) is str and _is_plain_json(v) for k, v in value.items())
+    if type(value) is list:
+        return all(_is_plain_json(item) for item in value)
+    return value is None or type(value) in (str, int, float, bool)
+
+
+def _as_plain_json(definition: Mapping[str, Any]) -> Any:
+    """`definition` itself when it is plain JSON, else a plain JSON copy of it."""
+    return definition if _is_plain_json(definition) else json.loads(_to_json(definition))
+
+
 def _is_content_list(outcome: object) -> TypeGuard[Sequence[ContentBlock]]:
     return (
         isinstance(outcome, (list, tuple))
@@ -309,8 +324,10 @@ class Dispatcher:
         self.policy = policy or CallPolicy()
         self.log_levels = LogLevels()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
-        # Plain JSON, built once: tools/list answers with these very objects.
-        self._published: list[Any] = json.loads(_to_json([spec.definition for spec in tools]))
+        # tools/list answers with these very objects. A table's definitions are plain JSON
+        # already (dict literals), so they are published as they are: a copy of each would
+        # hold a second tool table in memory for the server's life (MBs at 200 tools).
+        self._published: list[Any] = [_as_plain_json(spec.definition) for spec in tools]
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self._tools.get(name)
