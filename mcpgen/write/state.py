@@ -26,7 +26,7 @@ from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
-from mcpgen.write.paths import check_entry
+from mcpgen.write.paths import check_entry, locate
 
 STATE_PATH = ".mcpgen/state.json"
 FORMAT = 1
@@ -151,6 +151,7 @@ def parse_state(text: str, *, where: str = STATE_PATH) -> State:
     trusted): a bad one is an error located at its line, before anything is written.
     """
     state = _parse(text, where)
+    _check_catalog(text, where)
     for path in state.files:
         check_entry(path, where=where, text=text)
     for record in state.tools.values():
@@ -179,7 +180,8 @@ def _parse(text: str, where: str) -> State:
         files = {str(path): str(digest) for path, digest in data["files"].items()}
         catalog = _parse_catalog(data.get("catalog", {}))
         return State(str(data["mcpgen_version"]), files, tools, catalog)
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    # RecursionError: a hostile file nested deep enough to exhaust the JSON decoder's stack.
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise McpgenError(
             f"{where} is damaged ({exc}); restore it from git, or delete it and run "
             "`mcpgen generate --force` (hand edits to generated files are then kept as .orig)"
@@ -199,6 +201,24 @@ def _parse_catalog(data: Any) -> dict[tuple[str, str], CatalogRecord]:
         for kind, entries in data.items()
         for name, raw in entries.items()
     }
+
+
+def _check_catalog(text: str, where: str) -> None:
+    """The catalog's Python names become module and function names, and its paths files to
+    move: each must be what mcpgen writes (an identifier, a string), never coerced into one."""
+    from mcpgen.names import is_identifier
+
+    for entries in json.loads(text).get("catalog", {}).values():
+        for raw in entries.values():
+            name = raw["python_name"]
+            if not (isinstance(name, str) and is_identifier(name)):
+                line, col = locate(text, str(name))
+                raise McpgenError(
+                    f"{where}:{line}:{col}: refusing python_name {name!r}: not a Python name; "
+                    f"nothing was written (restore {where} from a trusted copy)"
+                )
+            for path in raw["user_files"].values():
+                check_entry(path, where=where, text=text)
 
 
 def load_state(root: Path) -> State | None:
