@@ -278,3 +278,61 @@ def test_symlinked_handler_pointing_outside_is_never_written_through(
         done = _cli(project, *args)
         assert "Traceback" not in done.stderr, args
     assert outside.read_text(encoding="utf-8") == "victim\n"
+
+
+def test_two_completion_handlers_with_one_module_name_are_a_located_error(project: Path) -> None:
+    """`complete_{prompt}_{argument}`: prompt `a` argument `b_c` and prompt `a_b` argument `c`
+    would share one file; the manifest is refused before anything is written."""
+    _edit(
+        project,
+        "prompts:\n",
+        "prompts:\n  - name: a\n    arguments:\n      - {name: b_c, completions: handler}\n"
+        "  - name: a_b\n    arguments:\n      - {name: c, completions: handler}\n",
+    )
+    before = snapshot_tree(project)
+    done = _cli(project, "generate")
+    assert done.returncode != 0, done.stderr
+    assert "mcpgen.yaml:" in done.stderr and "Traceback" not in done.stderr
+    assert snapshot_tree(project) == before
+
+
+def test_two_entries_given_one_python_name_by_a_rename_are_a_located_error(
+    project: Path,
+) -> None:
+    _edit(
+        project,
+        "  - name: summarize\n",
+        "  - name: digest\n    renamed_from: summarize\n    python_name: outline\n",
+    )
+    before = snapshot_tree(project)
+    done = _cli(project, "generate")
+    assert done.returncode != 0, done.stderr
+    assert "mcpgen.yaml:" in done.stderr and "Traceback" not in done.stderr
+    assert snapshot_tree(project) == before
+
+
+def test_a_renamed_argument_orphans_its_completion_handler_and_keeps_it(project: Path) -> None:
+    mine = (project / HANDLERS / "complete_summarize_note_id.py").read_bytes()
+    _edit(
+        project,
+        "  - name: summarize\n    arguments:\n      - {name: note_id",
+        "  - name: digest\n    renamed_from: summarize\n    python_name: digest\n"
+        "    arguments:\n      - {name: note",
+    )
+    done = _cli(project, "generate")
+    assert done.returncode == 0, done.stderr
+    assert (project / HANDLERS / "complete_summarize_note_id.py").read_bytes() == mine
+    assert "complete_summarize_note_id.py" in done.stderr  # reported, not silently left
+    assert (project / HANDLERS / "complete_digest_note.py").exists()
+
+
+@pytest.mark.parametrize("depth", [900, 990, 5000])
+def test_a_view_nested_near_the_decoders_limit_is_no_crash(project: Path, depth: int) -> None:
+    text = (project / STATE).read_text(encoding="utf-8")
+    deep = "[" * depth + "]" * depth
+    assert '"template": null' in text
+    (project / STATE).write_text(text.replace('"template": null', f'"template": {deep}', 1))
+    for args in COMMANDS:
+        done = _cli(project, *args)
+        assert "Traceback" not in done.stderr, args
+    assert (project / HANDLERS / "summarize.py").read_text(encoding="utf-8").startswith(MINE)
