@@ -151,7 +151,7 @@ def parse_state(text: str, *, where: str = STATE_PATH) -> State:
     trusted): a bad one is an error located at its line, before anything is written.
     """
     state = _parse(text, where)
-    _check_catalog(text, where)
+    _check_names(text, where)
     for path in state.files:
         check_entry(path, where=where, text=text)
     for record in state.tools.values():
@@ -203,22 +203,29 @@ def _parse_catalog(data: Any) -> dict[tuple[str, str], CatalogRecord]:
     }
 
 
-def _check_catalog(text: str, where: str) -> None:
-    """The catalog's Python names become module and function names, and its paths files to
+def _check_names(text: str, where: str) -> None:
+    """Python names on record become module and function names, and catalog paths files to
     move: each must be what mcpgen writes (an identifier, a string), never coerced into one."""
-    from mcpgen.names import is_identifier
-
-    for entries in json.loads(text).get("catalog", {}).values():
+    data = json.loads(text)
+    records = [*data["tools"].values()]
+    records += [raw for entries in data.get("catalog", {}).values() for raw in entries.values()]
+    for raw in records:
+        _check_python_name(raw["python_name"], where, text)
+    for entries in data.get("catalog", {}).values():
         for raw in entries.values():
-            name = raw["python_name"]
-            if not (isinstance(name, str) and is_identifier(name)):
-                line, col = locate(text, str(name))
-                raise McpgenError(
-                    f"{where}:{line}:{col}: refusing python_name {name!r}: not a Python name; "
-                    f"nothing was written (restore {where} from a trusted copy)"
-                )
             for path in raw["user_files"].values():
                 check_entry(path, where=where, text=text)
+
+
+def _check_python_name(name: object, where: str, text: str) -> None:
+    from mcpgen.names import is_identifier
+
+    if not (isinstance(name, str) and is_identifier(name)):
+        line, col = locate(text, str(name))
+        raise McpgenError(
+            f"{where}:{line}:{col}: refusing python_name {name!r}: not a Python name; "
+            f"nothing was written (restore {where} from a trusted copy)"
+        )
 
 
 def load_state(root: Path) -> State | None:

@@ -336,3 +336,43 @@ def test_a_view_nested_near_the_decoders_limit_is_no_crash(project: Path, depth:
         done = _cli(project, *args)
         assert "Traceback" not in done.stderr, args
     assert (project / HANDLERS / "summarize.py").read_text(encoding="utf-8").startswith(MINE)
+
+
+@pytest.mark.parametrize("what", ["directory", "symlink out", "dangling symlink", "not utf-8"])
+def test_a_new_completion_stub_whose_path_is_taken_keeps_what_is_there(
+    project: Path, tmp_path: Path, what: str
+) -> None:
+    target = project / HANDLERS / "complete_outline_topic.py"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    if what == "directory":
+        target.mkdir()
+        (target / "keep.txt").write_text("keep\n", encoding="utf-8")
+    elif what == "symlink out":
+        target.symlink_to(outside, target_is_directory=True)
+    elif what == "dangling symlink":
+        target.symlink_to(outside / "nothing.py")
+    else:
+        target.write_bytes(b"\xff\xfe mine \x00\n")
+    before = {p: p.read_bytes() for p in [target] if target.is_file()}
+    _edit(project, "{name: topic, required: true}", "{name: topic, completions: handler}")
+    for args in [*COMMANDS, ["generate"]]:
+        done = _cli(project, *args)
+        assert "Traceback" not in done.stderr, (args, done.stderr)
+        assert "internal" not in done.stderr, (args, done.stderr)
+    assert not list(outside.iterdir()), "wrote through a symlink out of the project"
+    if what == "directory":
+        assert (target / "keep.txt").read_text(encoding="utf-8") == "keep\n"
+    for path, data in before.items():
+        assert path.read_bytes() == data
+    assert (project / HANDLERS / "outline.py").read_text(encoding="utf-8").startswith(MINE)
+
+
+@pytest.mark.parametrize("name", ["../../../evil", "x; import os", 12])
+def test_a_tool_python_name_that_is_not_a_name_is_a_located_error(
+    project: Path, name: object
+) -> None:
+    """The tools' records feed the same module names as the catalog's."""
+    _edit_state(project, lambda s: s["tools"]["ping"].update(python_name=name))
+    _edit(project, "  - name: ping\n", "  - name: pong\n    renamed_from: ping\n")
+    _assert_refused(project, STATE)
