@@ -160,7 +160,21 @@ def parse_state(text: str, *, where: str = STATE_PATH) -> State:
     for entry in state.catalog.values():
         for path in entry.user_files.values():
             check_entry(path, where=where, text=text)
+    _check_owners(state, where, text)
     return state
+
+
+def _check_owners(state: State, where: str, text: str) -> None:
+    """A path is either generated or the user's: a state file that says both would have a run
+    delete the user's file as a generated one it no longer plans."""
+    users = {p for r in state.tools.values() for p in r.user_files}
+    users |= {p for r in state.catalog.values() for p in r.user_files.values()}
+    for path in sorted(users & set(state.files)):
+        line, col = locate(text, path)
+        raise McpgenError(
+            f"{where}:{line}:{col}: refusing {path!r}: listed both as generated and as the "
+            f"user's; nothing was written or deleted (restore {where} from a trusted copy)"
+        )
 
 
 def _parse(text: str, where: str) -> State:

@@ -376,3 +376,27 @@ def test_a_tool_python_name_that_is_not_a_name_is_a_located_error(
     _edit_state(project, lambda s: s["tools"]["ping"].update(python_name=name))
     _edit(project, "  - name: ping\n", "  - name: pong\n    renamed_from: ping\n")
     _assert_refused(project, STATE)
+
+
+@pytest.mark.parametrize("removed", [True, False])
+def test_a_handler_listed_as_generated_in_the_state_file_is_never_deleted(
+    project: Path, removed: bool
+) -> None:
+    """A hostile state lists the user's handler, with its true digest, among generated files:
+    a run that no longer plans that path must not retire (delete) it: the state contradicts
+    itself (also a prompt's handler), so it is refused, located."""
+    import hashlib
+
+    handler = project / HANDLERS / "outline.py"
+    mine = handler.read_bytes()
+    path = f"{HANDLERS}/outline.py"
+    digest = hashlib.sha256(mine).hexdigest()
+    _edit_state(project, lambda s: s["files"].update({path: digest}))
+    if removed:
+        _edit(
+            project,
+            "  - name: outline\n    arguments:\n      - {name: topic, required: true}\n",
+            "",
+        )
+    _assert_refused(project, f"{STATE}:")
+    assert handler.read_bytes() == mine
