@@ -400,3 +400,25 @@ def test_a_handler_listed_as_generated_in_the_state_file_is_never_deleted(
         )
     _assert_refused(project, f"{STATE}:")
     assert handler.read_bytes() == mine
+
+
+def test_a_removed_prompts_handler_listed_only_as_generated_is_kept(project: Path) -> None:
+    """A hostile state moves the handler of a prompt about to be removed from its user files
+    to the generated ones, with its true digest: the run must keep it (it is Python without
+    mcpgen's header, so not mcpgen's), and report it orphaned."""
+    import hashlib
+
+    handler = project / HANDLERS / "outline.py"
+    mine = handler.read_bytes()
+    path = f"{HANDLERS}/outline.py"
+
+    def change(state: dict[str, Any]) -> None:
+        state["files"][path] = hashlib.sha256(mine).hexdigest()
+        _prompt(state, "outline")["user_files"] = {}
+
+    _edit_state(project, change)
+    _edit(project, "  - name: outline\n    arguments:\n      - {name: topic, required: true}\n", "")
+    done = _cli(project, "generate")
+    assert "Traceback" not in done.stderr
+    assert handler.read_bytes() == mine
+    assert f"deleted  {path}" not in done.stderr
