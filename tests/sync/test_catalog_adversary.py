@@ -39,7 +39,13 @@ prompts:
       - {name: topic, required: true}
 """
 MINE = "# mine: every byte of this file is the user's\n"
-COMMANDS = (["generate"], ["generate", "--force"], ["generate", "--check"], ["check"])
+COMMANDS = (
+    ["generate"],
+    ["generate", "--force"],
+    ["generate", "--check"],
+    ["generate", "--diff"],
+    ["check"],
+)
 
 
 def _cli(root: Path, *args: str) -> Ran:
@@ -132,15 +138,13 @@ def test_a_catalog_handler_path_through_a_symlink_out_of_the_project_is_refused(
     _edit_state(project, lambda s: _prompt(s)["user_files"].update(handler="escape/summarize.py"))
     _edit(project, "  - name: summarize\n", "  - name: digest\n    renamed_from: summarize\n")
     _edit(project, "completions: handler}", "completions: handler}\n    python_name: digest")
-    before = snapshot_tree(project)
     for args in COMMANDS:
         done = _cli(project, *args)
         assert "Traceback" not in done.stderr
         assert victim.read_text(encoding="utf-8") == "victim\n", args
-        if done.returncode == 0 and args[-1] != "--check" and args != ["check"]:
+        if done.returncode == 0 and args[-1] not in ("--check", "--diff") and args != ["check"]:
             pytest.fail(f"{args}: moved a file through a symlink out of the project")
     assert (project / HANDLERS / "summarize.py").read_text(encoding="utf-8").startswith(MINE)
-    del before
 
 
 def test_a_huge_nested_view_is_a_located_error_not_a_crash(project: Path) -> None:
@@ -200,7 +204,7 @@ def test_a_state_path_to_a_project_file_is_not_moved_onto_a_handler(project: Pat
     assert "Traceback" not in done.stderr
     assert (project / "mcpgen.yaml").exists()
     assert (project / HANDLERS / "summarize.py").read_text(encoding="utf-8").startswith(MINE)
-    del manifest
+    assert (project / "mcpgen.yaml").read_bytes().startswith(manifest[:20])
 
 
 def test_a_swap_by_renamed_from_is_a_located_error(project: Path) -> None:
