@@ -21,6 +21,7 @@ TIERS: dict[str, tuple[str, ...]] = {
     "e2e": (
         "tests/e2e/",
         "tests/sync/test_races.py",
+        "tests/sync/test_catalog_signals.py",
         "tests/hosts/test_doctor.py",
         "tests/unit/runtime/test_http.py",
         "tests/unit/runtime/test_limits.py",

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Literal
 
 from mcpgen.errors import ExitCode, McpgenError
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.render.plan import Owner, RenderPlan
 from mcpgen.write import paths, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
@@ -113,6 +114,12 @@ class _Disk:
             except OSError as exc:
                 raise McpgenError(f"cannot read {path}: {exc.strerror or exc}") from None
         return self.cache[path]
+
+
+def _python_not_ours(path: str, data: bytes) -> bool:
+    """Every Python file mcpgen generates starts with its header; one without it is not mcpgen's
+    whatever a (possibly hostile) state file records."""
+    return path.endswith(".py") and not data.startswith(GENERATED_HEADER.encode())
 
 
 def _check_inside(root: Path, path: str, where: str) -> None:
@@ -214,8 +221,8 @@ class _Planner:
     def retired(self, path: str) -> None:
         """A generated file from an earlier run that the plan no longer contains."""
         current = self.disk.read(path)
-        if current is None:
-            return
+        if current is None or _python_not_ours(path, current):
+            return  # kept: a state file alone never makes mcpgen delete a user's module
         if sha256_hex(current) != self.recorded[path] and not self._hand_edit(
             path, current, "is no longer generated but was edited by hand, so it was not deleted"
         ):

@@ -26,7 +26,7 @@ from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
-from mcpgen.write.paths import check_entry
+from mcpgen.write.paths import check_entry, locate
 
 STATE_PATH = ".mcpgen/state.json"
 FORMAT = 1
@@ -151,6 +151,7 @@ def parse_state(text: str, *, where: str = STATE_PATH) -> State:
     trusted): a bad one is an error located at its line, before anything is written.
     """
     state = _parse(text, where)
+    _check_names(text, where)
     for path in state.files:
         check_entry(path, where=where, text=text)
     for record in state.tools.values():
@@ -159,7 +160,21 @@ def parse_state(text: str, *, where: str = STATE_PATH) -> State:
     for entry in state.catalog.values():
         for path in entry.user_files.values():
             check_entry(path, where=where, text=text)
+    _check_owners(state, where, text)
     return state
+
+
+def _check_owners(state: State, where: str, text: str) -> None:
+    """A path is either generated or the user's: a state file that says both would have a run
+    delete the user's file as a generated one it no longer plans."""
+    users = {p for r in state.tools.values() for p in r.user_files}
+    users |= {p for r in state.catalog.values() for p in r.user_files.values()}
+    for path in sorted(users & set(state.files)):
+        line, col = locate(text, path)
+        raise McpgenError(
+            f"{where}:{line}:{col}: refusing {path!r}: listed both as generated and as the "
+            f"user's; nothing was written or deleted (restore {where} from a trusted copy)"
+        )
 
 
 def _parse(text: str, where: str) -> State:
@@ -179,7 +194,8 @@ def _parse(text: str, where: str) -> State:
         files = {str(path): str(digest) for path, digest in data["files"].items()}
         catalog = _parse_catalog(data.get("catalog", {}))
         return State(str(data["mcpgen_version"]), files, tools, catalog)
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    # RecursionError: a hostile file nested deep enough to exhaust the JSON decoder's stack.
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise McpgenError(
             f"{where} is damaged ({exc}); restore it from git, or delete it and run "
             "`mcpgen generate --force` (hand edits to generated files are then kept as .orig)"
@@ -199,6 +215,31 @@ def _parse_catalog(data: Any) -> dict[tuple[str, str], CatalogRecord]:
         for kind, entries in data.items()
         for name, raw in entries.items()
     }
+
+
+def _check_names(text: str, where: str) -> None:
+    """Python names on record become module and function names, and catalog paths files to
+    move: each must be what mcpgen writes (an identifier, a string), never coerced into one."""
+    data = json.loads(text)
+    records = [*data["tools"].values()]
+    records += [raw for entries in data.get("catalog", {}).values() for raw in entries.values()]
+    for raw in records:
+        _check_python_name(raw["python_name"], where, text)
+    for entries in data.get("catalog", {}).values():
+        for raw in entries.values():
+            for path in raw["user_files"].values():
+                check_entry(path, where=where, text=text)
+
+
+def _check_python_name(name: object, where: str, text: str) -> None:
+    from mcpgen.names import is_identifier
+
+    if not (isinstance(name, str) and is_identifier(name)):
+        line, col = locate(text, str(name))
+        raise McpgenError(
+            f"{where}:{line}:{col}: refusing python_name {name!r}: not a Python name; "
+            f"nothing was written (restore {where} from a trusted copy)"
+        )
 
 
 def load_state(root: Path) -> State | None:

@@ -14,6 +14,7 @@ import pytest
 
 from mcpgen.cli import main
 from mcpgen.errors import McpgenError
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.sync.engine import prepare
 from mcpgen.write import apply, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
@@ -23,6 +24,7 @@ from .helpers import snapshot_tree
 
 GENERATED = "src/demo/_generated"
 LEGACY = f"{GENERATED}/legacy.py"  # a generated file the render no longer plans: deleted
+LEGACY_TEXT = f"{GENERATED_HEADER}\n# generated long ago\n"
 
 
 def every_kind_of_step(run: Run) -> None:
@@ -31,9 +33,9 @@ def every_kind_of_step(run: Run) -> None:
     tools_py = root / GENERATED / "tools.py"
     tools_py.write_text(tools_py.read_text() + "# my tweak\n")  # --force keeps it as .orig.2
     (root / f"{GENERATED}/tools.py.orig").write_text("an earlier hand edit\n")
-    (root / LEGACY).write_text("# generated long ago\n")
+    (root / LEGACY).write_text(LEGACY_TEXT)
     state = json.loads((root / STATE_PATH).read_text())
-    state["files"][LEGACY] = sha256_hex(b"# generated long ago\n")
+    state["files"][LEGACY] = sha256_hex(LEGACY_TEXT.encode())
     (root / STATE_PATH).write_text(json.dumps(state, indent=2, sort_keys=True) + "\n")
     run.edit_manifest(
         "- name: get_alerts",

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from mcpgen.errors import ExitCode, McpgenError
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.write.apply import ApplyPlan, Move, commit, plan_actions
 from mcpgen.write.diff import unified_diff
 from mcpgen.write.state import STATE_PATH, sha256_hex
@@ -102,15 +103,16 @@ def test_local_file_is_rewritten_without_conflict(tmp_path: Path) -> None:
 
 
 def test_retired_generated_file_is_deleted_only_when_untouched(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"old_gen.py": "g", "edited_gen.py": "g + edit"})
-    recorded = {"old_gen.py": sha256_hex(b"g"), "edited_gen.py": sha256_hex(b"g")}
+    g = f"{GENERATED_HEADER}\ng"  # a generated module: mcpgen's header first
+    write_tree(tmp_path, {"old_gen.py": g, "edited_gen.py": f"{g} + edit"})
+    recorded = {"old_gen.py": sha256_hex(g.encode()), "edited_gen.py": sha256_hex(g.encode())}
     applied = plan_actions(tmp_path, plan_of(), recorded=recorded, state_text=STATE)
     assert _kinds(applied)["old_gen.py"] == "delete"
     assert [c.path for c in applied.conflicts] == ["edited_gen.py"]
     forced = plan_actions(tmp_path, plan_of(), recorded=recorded, state_text=STATE, force=True)
     commit(tmp_path, forced)
     assert not (tmp_path / "edited_gen.py").exists()
-    assert (tmp_path / "edited_gen.py.orig").read_text() == "g + edit"
+    assert (tmp_path / "edited_gen.py.orig").read_text() == f"{g} + edit"
 
 
 def test_move_carries_user_file_and_skips_the_stub(tmp_path: Path) -> None:
@@ -145,8 +147,9 @@ def test_paths_outside_the_project_are_refused(tmp_path: Path) -> None:
 
 
 def test_diff_shows_updates_creates_moves_and_deletes(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"gen.py": "old\n", "retired.py": "r\n", "a.py": "mine"})
-    recorded = {"gen.py": sha256_hex(b"old\n"), "retired.py": sha256_hex(b"r\n")}
+    retired = f"{GENERATED_HEADER}\nr\n"
+    write_tree(tmp_path, {"gen.py": "old\n", "retired.py": retired, "a.py": "mine"})
+    recorded = {"gen.py": sha256_hex(b"old\n"), "retired.py": sha256_hex(retired.encode())}
     plan = plan_of(
         ("gen.py", "new\n", "generated"),
         ("fresh.py", "f", "generated"),
