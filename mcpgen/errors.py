@@ -57,6 +57,13 @@ class McpgenError(Exception):
         self.exit_code = exit_code
 
 
+def interrupted_after_writing() -> McpgenError:
+    """Ctrl-C that came once every change was on disk: said so, and nothing is undone."""
+    return McpgenError(
+        "interrupted after every change was written: the project is up to date", exit_code=130
+    )
+
+
 class ManifestInvalid(McpgenError):
     """The manifest has errors; `diagnostics` holds every one of them, sorted by position."""
 

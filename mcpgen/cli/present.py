@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.markup import escape
 
-from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
+from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError, interrupted_after_writing
 from mcpgen.names import class_name
 
 if TYPE_CHECKING:  # `mcpgen validate` prints through here: it must not import the generator
@@ -237,11 +237,14 @@ def print_plan(console: Console, prepared: Prepared, mode: Mode) -> None:
 
 def print_outcome(console: Console, report: GenerateReport) -> None:
     """What a run did, and what it left for the user (orphans, an old package)."""
-    if report.mode == "write":
-        print_written(console, report.applied)
-    print_notes(console, report.notes)
-    print_orphans(console, report.orphans)
-    print_old_packages(console, report.old_packages, report.package)
+    try:
+        if report.mode == "write":
+            print_written(console, report.applied)
+        print_notes(console, report.notes)
+        print_orphans(console, report.orphans)
+        print_old_packages(console, report.old_packages, report.package)
+    except KeyboardInterrupt:  # Ctrl-C while listing: the writing is over
+        raise interrupted_after_writing() from None
 
 
 def print_report(console: Console, report: GenerateReport) -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
-from mcpgen.errors import ExitCode, McpgenError
+from mcpgen.errors import ExitCode, McpgenError, interrupted_after_writing
 from mcpgen.write import journal
 from mcpgen.write.atomic import fsync_directory
 from mcpgen.write.journal import Journal, Op
@@ -317,10 +317,7 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
             backups = journal.finish(root, planned.journal)
             journal.remove(root)
     except KeyboardInterrupt:  # Ctrl-C that waited: report it, but nothing is undone
-        raise McpgenError(
-            "interrupted after every change was written: the project is up to date",
-            exit_code=130,
-        ) from None
+        raise interrupted_after_writing() from None
     return CommitResult(tuple(kept), tuple(backups))
 
 

@@ -27,6 +27,7 @@ from rich.console import Console
 
 from mcpgen.sync import generate_project
 from mcpgen.write.journal import JOURNAL_PATH
+from mcpgen.write.lock import LOCK_PATH
 
 from .helpers import Tree
 from .processes import (
@@ -111,6 +112,12 @@ def _interrupt(trees: Trees, signum: int, rng: random.Random) -> tuple[str, str]
         assert "Traceback" not in recovery.stderr
         stderr += recovery.stderr
     tree = project_tree(root)
+    if tree.pop(LOCK_PATH, None) is not None:
+        # A signal between the end of the commit and the lock's release leaves the lock file
+        # (the kernel released the lock itself): a name tag, which the next run takes over.
+        follow_up = run_mcpgen("generate", "--check", str(root))
+        assert "another mcpgen" not in follow_up.stderr, follow_up.stderr
+        assert not (root / LOCK_PATH).exists()
     if signum != signal.SIGKILL and process.returncode != 0:
         # Before the commit was done: undone, and said so. After: complete, and said so
         # (Ctrl-C during the cleanup, or after the files written were listed), or ended by
