@@ -85,7 +85,7 @@ async def get_prompt(
     spec: PromptSpec,
     given: Mapping[str, str] | None,
     context: Any,
-    redact: Callable[[str], str] = str,
+    redact: Callable[[str], str],
 ) -> GetPromptResult:
     arguments = checked_arguments(spec, given)
     if spec.template is not None:

@@ -176,14 +176,10 @@ class CompiledTemplate:
         return typed
 
 
-def _unchanged(text: str) -> str:
-    return text
-
-
 async def call_handler(
     handler: Callable[..., Any],
     context: Any,
-    redact: Callable[[str], str] = _unchanged,
+    redact: Callable[[str], str],
     /,
     **arguments: Any,
 ) -> Any:
