@@ -11,6 +11,8 @@ slow), `property` (differential and state-machine tests over many generated exam
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -36,6 +38,13 @@ TIERS: dict[str, tuple[str, ...]] = {
     "golden": ("tests/test_examples.py", "tests/test_errors.py", "tests/hosts/test_render.py"),
     "cli": ("tests/cli/", "tests/hosts/test_cli.py"),
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # generate's no-change records go to a folder of this run's, not the user's cache; the
+    # servers and commands the tests start inherit it.
+    if "MCPGEN_CACHE_DIR" not in os.environ:
+        os.environ["MCPGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcpgen-test-cache-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -230,9 +230,9 @@ def _print_intro(console: Console, mode: Mode, decided: Prepared | GenerateRepor
     print_notes(console, decided.reused)
 
 
-def print_plan(console: Console, prepared: Prepared, mode: Mode) -> None:
+def print_plan(console: Console, decided: Prepared | GenerateReport, mode: Mode) -> None:
     """What a run is about to do, printed before anything is written."""
-    _print_intro(console, mode, prepared)
+    _print_intro(console, mode, decided)
 
 
 def print_outcome(console: Console, report: GenerateReport) -> None:

@@ -69,7 +69,7 @@ def create_project(
     start: StartingManifest,
     *,
     git: bool = True,
-    on_plan: Callable[[Prepared], None] | None = None,
+    on_plan: Callable[[Prepared | GenerateReport], None] | None = None,
 ) -> NewProject:
     """Make the project in `target` (absent or empty); `on_plan` as in `generate_project`."""
     from mcpgen.scaffold import ScaffoldAnswers, render_scaffold

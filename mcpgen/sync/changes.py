@@ -251,7 +251,8 @@ def keep_user_paths(plan: RenderPlan, previous: State | None, manifest: Manifest
     return RenderPlan(tuple(sorted(files, key=lambda f: f.path)))
 
 
-def _generated_by_mcpgen(directory: Path) -> bool:
+def generated_by_mcpgen(directory: Path) -> bool:
+    """Whether `directory` holds a module with mcpgen's header."""
     from mcpgen.header import GENERATED_HEADER_TEXT
 
     for file in directory.glob("*.py"):
@@ -276,7 +277,7 @@ def find_old_packages(root: Path, manifest: Manifest) -> tuple[str, ...]:
     return tuple(
         f"src/{folder.name}"
         for folder in sorted(source.iterdir())
-        if folder.name != manifest.package and _generated_by_mcpgen(folder / "_generated")
+        if folder.name != manifest.package and generated_by_mcpgen(folder / "_generated")
     )
 
 
@@ -303,15 +304,9 @@ def find_orphans(
     Files named `_*.py` are the user's helper modules, never handlers.
     """
     owned = {f.path for f in plan.files}  # a generated test (test_contract.py) is no orphan
-    handler_dirs = {f"src/{manifest.package}/handlers"}
     if old_packages is None:
         old_packages = find_old_packages(root, manifest)
-    handler_dirs |= {f"{old}/handlers" for old in old_packages}
-    handler_dirs |= {
-        str(PurePosixPath(f.path).parent)
-        for f in plan.by_owner("user")
-        if PurePosixPath(f.path).parent.name == "handlers"
-    }
+    handler_dirs = orphan_folders(manifest, plan, old_packages)
     skip = owned | set(leaving)
     orphans: set[str] = set()
     for folder in handler_dirs:
@@ -325,6 +320,18 @@ def find_orphans(
     user_tests = {f"tests/test_{PurePosixPath(path).stem}.py" for path in orphans}
     orphans |= {t for t in user_tests if t not in skip and (root / t).is_file()}
     return tuple(sorted(orphans))
+
+
+def orphan_folders(manifest: Manifest, plan: RenderPlan, old_packages: Iterable[str]) -> set[str]:
+    """The folders `find_orphans` looks for handler files in."""
+    handler_dirs = {f"src/{manifest.package}/handlers"}
+    handler_dirs |= {f"{old}/handlers" for old in old_packages}
+    handler_dirs |= {
+        str(PurePosixPath(f.path).parent)
+        for f in plan.by_owner("user")
+        if PurePosixPath(f.path).parent.name == "handlers"
+    }
+    return handler_dirs
 
 
 def orphan_kind(path: str) -> str:

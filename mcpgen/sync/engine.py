@@ -15,6 +15,7 @@ from typing import Literal
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import RenderPlan
+from mcpgen.sync import run_cache
 from mcpgen.sync.catalog_changes import explicit_catalog_python_names, keep_catalog_python_names
 from mcpgen.sync.changes import (
     ChangeSummary,
@@ -29,7 +30,7 @@ from mcpgen.sync.changes import (
 from mcpgen.write import apply, journal, transaction
 from mcpgen.write.diff import unified_diff
 from mcpgen.write.lock import project_lock
-from mcpgen.write.state import State, load_state, render_state, sha256_hex, snapshot
+from mcpgen.write.state import STATE_PATH, State, load_state, render_state, sha256_hex, snapshot
 
 # write: the normal run; check: report staleness only; diff: compute what would change only.
 Mode = Literal["write", "check", "diff"]
@@ -78,6 +79,7 @@ class Prepared:
     warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
     reused: tuple[str, ...] = ()  # new tools that take over a handler left on disk
     recovered: str | None = None  # a killed run's write this run finished or undid first
+    state_text: str = ""  # the state file this run leaves
 
 
 def _reused_files(root: Path, prepared: Prepared) -> list[str]:
@@ -180,11 +182,12 @@ def prepare(
     manifest, plan, warnings = load(root, manifest_path, previous, manifest)
     summary = summarise(previous, manifest, plan)
     recorded = previous.files if previous else None
+    state_text = render_state(snapshot(manifest, plan))
     applied = apply.plan_actions(
         root,
         plan,
         recorded=recorded,
-        state_text=render_state(snapshot(manifest, plan)),
+        state_text=state_text,
         moves=summary.moves,
         force=force,
         # After a `package:` change the old package stays whole: the scaffold's pyproject.toml
@@ -194,7 +197,9 @@ def prepare(
     state_missing = previous is None and any(
         (root / f.path).exists() for f in plan.by_owner("generated")
     )
-    prepared = Prepared(manifest, plan, summary, applied, state_missing, warnings)
+    prepared = Prepared(
+        manifest, plan, summary, applied, state_missing, warnings, state_text=state_text
+    )
     return replace(prepared, reused=tuple(_reused_files(root, prepared)))
 
 
@@ -205,14 +210,15 @@ def generate_project(
     mode: Mode = "write",
     hook: transaction.StepHook | None = None,
     manifest_path: Path | None = None,
-    on_plan: Callable[[Prepared], None] | None = None,
+    on_plan: Callable[[Prepared | GenerateReport], None] | None = None,
 ) -> GenerateReport:
     """Bring `root` in line with its manifest; the report says what was decided and done.
 
     Raises McpgenError: ManifestInvalid for a bad manifest (nothing written), exit code 3
     for hand-edited generated files without `force` (nothing written). `mode="check"` and
     `mode="diff"` never write; the caller reads `report.stale` / `report.diff()`.
-    `on_plan` sees every decision before the first write (the CLI prints the summary then).
+    `on_plan` sees every decision before the first write (the CLI prints the summary then);
+    a run that `run_cache` proves to change nothing hands it the finished report instead.
     """
     root = root.resolve()
     with project_session(root) as recovered:
@@ -264,9 +270,18 @@ def _generate(
     mode: Mode,
     hook: transaction.StepHook | None,
     manifest_path: Path | None,
-    on_plan: Callable[[Prepared], None] | None,
+    on_plan: Callable[[Prepared | GenerateReport], None] | None,
     recovered: str | None,
 ) -> GenerateReport:
+    cacheable = hook is None and not force
+    seen = _Seen.read(root, manifest_path) if cacheable else None
+    if seen is not None and recovered is None:
+        outcome = run_cache.lookup(root, seen.key, seen.manifest)
+        if outcome is not None:
+            report = _proven_report(root, mode, outcome)
+            if on_plan is not None:
+                on_plan(report)
+            return report
     prepared = replace(prepare(root, force=force, manifest_path=manifest_path), recovered=recovered)
     if on_plan is not None:
         on_plan(prepared)
@@ -286,7 +301,7 @@ def _generate(
     orphans = find_orphans(
         root, prepared.manifest, prepared.plan, leaving=leaving, old_packages=old_packages
     )
-    return GenerateReport(
+    report = GenerateReport(
         root,
         mode,
         prepared.manifest.package,
@@ -301,3 +316,104 @@ def _generate(
         reused=prepared.reused,
         notes=tuple(_commit_notes(applied, result)),
     )
+    if seen is not None:
+        _remember(root, seen, prepared, report)
+    return report
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """The inputs a run reads outside the render, as they were when it started."""
+
+    key: str  # the manifest as the caller named it, and the folder that name is relative to
+    path: Path
+    manifest: bytes
+    answers: bytes | None
+
+    @classmethod
+    def read(cls, root: Path, manifest_path: Path | None) -> _Seen | None:
+        from mcpgen.manifest import find_manifest
+        from mcpgen.scaffold import ANSWERS_FILE
+
+        path = manifest_path or find_manifest(root)
+        try:
+            manifest = path.read_bytes()
+        except OSError:
+            return None  # the full run reports it
+        return cls(f"{os.getcwd()}|{path}", path, manifest, _read_or_none(root / ANSWERS_FILE))
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _proven_report(root: Path, mode: Mode, outcome: run_cache.Outcome) -> GenerateReport:
+    """The report of a run that `run_cache` proved would change nothing."""
+    kept = tuple(apply.Action("keep", path, owner) for path, owner in outcome.kept)  # type: ignore[arg-type]
+    return GenerateReport(
+        root,
+        mode,
+        outcome.package,
+        ChangeSummary(first_run=False),
+        apply.ApplyPlan(kept),
+        outcome.orphans,
+        written=False,
+        old_packages=outcome.old_packages,
+        warnings=outcome.warnings,
+    )
+
+
+def _remember(root: Path, seen: _Seen, prepared: Prepared, report: GenerateReport) -> None:
+    """Record a run that left the project as its manifest renders it (see `run_cache`)."""
+    from mcpgen.relpath import lexical_problem
+    from mcpgen.scaffold import ANSWERS_FILE
+    from mcpgen.sync.changes import orphan_folders
+
+    applied = report.applied
+    if applied.conflicts or applied.dangling or applied.skipped_moves or report.notes:
+        return  # the disk is not what the plan says
+    if report.mode != "write" and applied.changes:
+        return
+    if seen.path.parent.resolve() != root:
+        return  # resource files are relative to the manifest's folder: keep it simple
+    if _read_or_none(seen.path) != seen.manifest:
+        return  # saved while the run read it: the run may have used either version
+    if _read_or_none(root / ANSWERS_FILE) != seen.answers:
+        return
+    manifest, plan = prepared.manifest, prepared.plan
+    contents: dict[str, str | None] = {
+        f.path: sha256_hex(f.content.encode("utf-8")) for f in plan.files if f.owner != "user"
+    }
+    contents[STATE_PATH] = sha256_hex(prepared.state_text.encode("utf-8"))
+    contents[journal.JOURNAL_PATH] = None
+    contents[ANSWERS_FILE] = sha256_hex(seen.answers) if seen.answers is not None else None
+    for resource in manifest.resources:
+        if resource.file is not None and resource.content is not None:
+            if lexical_problem(resource.file) is not None:
+                return
+            contents[resource.file] = sha256_hex(resource.content)
+    inputs = run_cache.Inputs(
+        manifest_arg=seen.key,
+        manifest_sha=sha256_hex(seen.manifest),
+        contents=contents,
+        presence=[f.path for f in plan.by_owner("user")],
+        folders=[*orphan_folders(manifest, plan, report.old_packages), "src", "tests"],
+        package=manifest.package,
+    )
+    outcome = run_cache.Outcome(
+        package=report.package,
+        warnings=report.warnings,
+        orphans=report.orphans,
+        old_packages=report.old_packages,
+        kept=(*((f.path, f.owner) for f in plan.files), (STATE_PATH, "state")),
+    )
+
+    def still_true() -> bool:
+        old_packages = find_old_packages(root, manifest)
+        orphans = find_orphans(root, manifest, plan, old_packages=old_packages)
+        return old_packages == report.old_packages and orphans == report.orphans
+
+    run_cache.store(root, inputs, outcome, still_true)
