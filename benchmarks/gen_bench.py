@@ -7,6 +7,7 @@ figure, which is a `python -m mcpgen generate DIR` subprocess on purpose.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import statistics
@@ -22,6 +23,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "real"
 WORK = REPO / "benchmarks" / ".work"
+NO_RUN_CACHE = "MCPGEN_NO_RUN_CACHE"  # mcpgen.sync.run_cache.DISABLE_ENV
+# generate's no-change records go here, not into the user's cache folder.
+os.environ.setdefault("MCPGEN_CACHE_DIR", str(WORK / "cache"))
 
 # Keys of a tools/list entry that a manifest tool takes as they are (camelCase accepted).
 TOOL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
@@ -177,6 +181,15 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
         )
         if counted:
             steps.setdefault("regen", []).append(seconds)
+        # The same, deciding in full: the record in the run cache turned off.
+        os.environ[NO_RUN_CACHE] = "1"
+        try:
+            seconds, again = _timed(partial(generate_project, root))
+        finally:
+            del os.environ[NO_RUN_CACHE]
+        assert not again.written and not again.applied.changes
+        if counted:
+            steps.setdefault("regen_full", []).append(seconds)
         shutil.rmtree(root)
     medians: dict[str, Any] = {k: statistics.median(v) for k, v in steps.items()}
     # Paired per round (same round, same conditions), as the table's ratios.
@@ -197,15 +210,18 @@ def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
     root.mkdir(parents=True)
     shutil.copy(WORK / f"gen{count}" / "manifest" / "mcpgen.yaml", root / "mcpgen.yaml")
     generate_project(root)
+    generate = [sys.executable, "-m", "mcpgen", "generate", str(root)]
     commands = {
-        "cli_regen": [sys.executable, "-m", "mcpgen", "generate", str(root)],
-        "python_floor": [sys.executable, "-c", "pass"],
+        "cli_regen": (generate, {}),
+        "cli_regen_full": (generate, {NO_RUN_CACHE: "1"}),
+        "python_floor": ([sys.executable, "-c", "pass"], {}),
     }
     times: dict[str, list[float]] = {k: [] for k in commands}
     for _ in range(reps):
-        for name, argv in commands.items():
+        for name, (argv, extra) in commands.items():
             start = time.perf_counter()
-            done = subprocess.run(argv, cwd=REPO, capture_output=True, check=False)
+            env = {**os.environ, **extra}
+            done = subprocess.run(argv, cwd=REPO, capture_output=True, check=False, env=env)
             times[name].append(time.perf_counter() - start)
             if done.returncode != 0:
                 raise SystemExit(f"{' '.join(argv)} failed:\n{done.stderr.decode()}")
