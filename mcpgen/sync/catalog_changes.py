@@ -10,14 +10,16 @@ import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mcpgen.manifest.model import Manifest, Prompt, Resource, ResourceTemplate
-from mcpgen.render.catalog import Entry, catalog_entries, sync_view
-from mcpgen.render.plan import RenderPlan
 from mcpgen.sync.schema_diff import SchemaChange
 from mcpgen.write.apply import Move
 from mcpgen.write.state import CatalogRecord, State
+
+if TYPE_CHECKING:  # the renderer loads only when a run renders (see `run_cache`)
+    from mcpgen.render.catalog import Entry
+    from mcpgen.render.plan import RenderPlan
 
 Key = tuple[str, str]  # (kind, name)
 RenameReason = Literal["renamed_from", "same handler module", "python_name"]
@@ -118,6 +120,8 @@ def summarise_catalog(
     previous: State | None, manifest: Manifest, plan: RenderPlan
 ) -> CatalogSummary:
     """Compare the last run's resources, templates and prompts with the manifest's."""
+    from mcpgen.render.catalog import catalog_entries, sync_view
+
     entries = catalog_entries(manifest)
     if previous is None:
         return CatalogSummary(added=tuple((kind, e.name) for kind, e in entries))
@@ -199,6 +203,8 @@ def keep_catalog_python_names(
     record, as a renamed tool does, unless its `python_name:` is written out (`explicit`)."""
     if previous is None or not previous.catalog:
         return manifest
+    from mcpgen.render.catalog import catalog_entries
+
     taken = {t.python_name for t in manifest.tools}
     taken |= {e.python_name for _, e in catalog_entries(manifest)}
     chosen: dict[Key, str] = {}

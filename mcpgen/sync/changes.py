@@ -11,14 +11,16 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from mcpgen.manifest.model import Manifest, Tool
-from mcpgen.render.plan import RenderPlan
 from mcpgen.sync.catalog_changes import CatalogSummary, summarise_catalog
 from mcpgen.sync.schema_diff import SchemaChange, input_changes, output_changes
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, ToolRecord
+
+if TYPE_CHECKING:  # the renderer loads only when a run renders (see `run_cache`)
+    from mcpgen.manifest.model import Manifest, Tool
+    from mcpgen.render.plan import RenderPlan
 
 # renamed_from: the manifest says so; same handler module: a new name with the old python_name;
 # python_name: same tool name, new handler module name (the `python_name:` key changed).
@@ -248,6 +250,8 @@ def keep_user_paths(plan: RenderPlan, previous: State | None, manifest: Manifest
         mine, theirs = files[i], files[other]
         files[i] = replace(theirs, path=mine.path)
         files[other] = replace(mine, path=theirs.path)
+    from mcpgen.render.plan import RenderPlan
+
     return RenderPlan(tuple(sorted(files, key=lambda f: f.path)))
 
 

@@ -10,13 +10,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
-from mcpgen.manifest.model import Manifest
-from mcpgen.render.plan import RenderPlan
 from mcpgen.sync import run_cache
-from mcpgen.sync.catalog_changes import explicit_catalog_python_names, keep_catalog_python_names
 from mcpgen.sync.changes import (
     ChangeSummary,
     explicit_python_names,
@@ -31,6 +28,10 @@ from mcpgen.write import apply, journal, transaction
 from mcpgen.write.diff import unified_diff
 from mcpgen.write.lock import project_lock
 from mcpgen.write.state import STATE_PATH, State, load_state, render_state, sha256_hex, snapshot
+
+if TYPE_CHECKING:  # the renderer loads only when a run renders (see `run_cache`)
+    from mcpgen.manifest.model import Manifest
+    from mcpgen.render.plan import RenderPlan
 
 # write: the normal run; check: report staleness only; diff: compute what would change only.
 Mode = Literal["write", "check", "diff"]
@@ -136,6 +137,10 @@ def load(
     from mcpgen.render.layout import format_python
     from mcpgen.render.plan import render_plan
     from mcpgen.scaffold import with_scaffold_names
+    from mcpgen.sync.catalog_changes import (
+        explicit_catalog_python_names,
+        keep_catalog_python_names,
+    )
 
     warnings: tuple[Diagnostic, ...] = ()
     path = manifest_path or find_manifest(root)

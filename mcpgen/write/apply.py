@@ -23,16 +23,18 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from mcpgen.errors import ExitCode, McpgenError
 from mcpgen.header import GENERATED_HEADER
-from mcpgen.render.plan import Owner, RenderPlan
 from mcpgen.write import paths, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
 
+if TYPE_CHECKING:  # the plan's types only: a run the run cache answers renders nothing
+    from mcpgen.render.plan import RenderPlan
+
 ActionKind = Literal["create", "update", "delete", "move", "keep"]
-ActionOwner = Owner | Literal["state", "backup"]
+ActionOwner = Literal["generated", "user", "local", "state", "backup"]  # Owner, state, backup
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,15 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
-from mcpgen.manifest.model import Manifest
-from mcpgen.render.plan import RenderPlan
 from mcpgen.write.paths import check_entry, locate
+
+if TYPE_CHECKING:
+    from mcpgen.manifest.model import Manifest
+    from mcpgen.render.plan import RenderPlan
 
 STATE_PATH = ".mcpgen/state.json"
 FORMAT = 1
