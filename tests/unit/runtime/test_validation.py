@@ -136,9 +136,22 @@ def test_the_schema_draft_is_honoured(draft: str, valid: bool) -> None:
 def test_engines_disagreeing_refuse_with_the_fast_engine_reasons(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    check = SchemaCheck({"type": "object", "properties": {"n": {"type": "integer"}}})
+    # `multipleOf` is not plain: jsonschema-rs judges this one.
+    check = SchemaCheck(
+        {"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 1}}}
+    )
     monkeypatch.setattr(check, "reference_problems", lambda instance: [])
     assert check.problems({"n": "x"}) == ['$.n: "x" is not of type "integer"']
+
+
+def test_a_plain_verdict_the_reference_contradicts_refuses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    check = SchemaCheck({"type": "object", "properties": {"n": {"type": "integer"}}})
+    assert check._fast is None, "a plain schema needs no engine"
+    monkeypatch.setattr(check, "reference_problems", lambda instance: [])
+    assert check.problems({"n": "x"}) == ["$: refused: the validators disagree on these arguments"]
+    assert check.problems({"n": 1}) == []
 
 
 def test_an_engine_raising_refuses(monkeypatch: pytest.MonkeyPatch) -> None:

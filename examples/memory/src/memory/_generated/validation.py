@@ -3,14 +3,16 @@
 
 The reference is python `jsonschema`, in the draft the schema names (2020-12 by default), with
 the keywords that evaluate regexes run as ECMA-262 (`ecma_regex`). jsonschema-rs, ~100 times
-faster, decides alone where it is known to judge the same: everywhere but `patternProperties`,
+faster, decides alone where it is known to judge the same (a plain schema, `plain_schema`, is
+judged by closures compiled from it, without either engine): everywhere but `patternProperties`,
 whose keys it matches with its own regex engine (and `additionalProperties` with them), so a
 schema with `patternProperties` is judged by the reference only. The verdict fails closed: when
 the fast engine rejects what the reference accepts, or either engine raises, the instance is
 refused with the reasons found, never accepted.
 
 Both engines match patterns through `bounded_regex` (linear-time where RE2 can, else in a
-child process under a deadline), with regress's verdicts; a schema holding a pattern of the
+child process under a deadline; imported with the first schema that has a pattern), with
+regress's verdicts; a schema holding a pattern of the
 second kind is `isolated`: its verdicts should be computed off the event loop, since they may
 wait for the child. One computed on the event loop anyway (a result, a resource parameter)
 gets a much shorter deadline: every client waits while it runs.
@@ -26,8 +28,8 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
-from .bounded_regex import VERDICT_BUDGET, is_linear, search, verdict_budget, warm_up
 from .ecma_regex import compile_pattern, with_ecma_regex
+from .plain_schema import compile_plain
 
 T = TypeVar("T")
 # Seconds of backtracking matches a verdict computed on the event loop thread may take.
@@ -58,6 +60,13 @@ def _on_event_loop() -> bool:
     except RuntimeError:
         return False
     return True
+
+
+def search(pattern: str, text: str) -> bool:
+    """`bounded_regex.search`, imported on the first match."""
+    from .bounded_regex import search as bounded_search  # noqa: PLC0415
+
+    return bounded_search(pattern, text)
 
 
 class _EcmaPattern:
@@ -134,19 +143,36 @@ class SchemaCheck:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self._schema = schema
-        self._fast = _fast_validator(schema)
+        self._plain = compile_plain(schema)
+        self._fast = None if self._plain is not None else _fast_validator(schema)
         self._reference: Any = None
-        self.isolated = not all(is_linear(pattern) for pattern in _patterns(schema))
-        if self.isolated:
-            warm_up()
+        patterns = list(_patterns(schema))
+        self._patterned = bool(patterns)
+        self.isolated = False
+        if patterns:
+            from .bounded_regex import is_linear, warm_up  # noqa: PLC0415
+
+            self.isolated = not all(is_linear(pattern) for pattern in patterns)
+            if self.isolated:
+                warm_up()
 
     def problems(self, instance: Any) -> list[str]:
         """Every way `instance` fails the schema, as `$.path: message` lines; [] when valid."""
+        if not self._patterned:
+            return self._problems(instance)
+        # RE2, regress and their tables load with the first schema that has a pattern.
+        from .bounded_regex import VERDICT_BUDGET, verdict_budget  # noqa: PLC0415
+
         with verdict_budget(LOOP_BUDGET if _on_event_loop() else VERDICT_BUDGET):
             return self._problems(instance)
 
     def _problems(self, instance: Any) -> list[str]:
         try:
+            if self._plain is not None:
+                if self._plain(instance):
+                    return []
+                found = self.reference_problems(instance)
+                return found or ["$: refused: the validators disagree on these arguments"]
             if self._fast is not None and self._fast.is_valid(instance):
                 return []
             found = self.reference_problems(instance)

@@ -14,8 +14,10 @@ import json
 import signal
 import sys
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import regress
+if TYPE_CHECKING:
+    import regress
 
 
 class InvalidPattern(ValueError):
@@ -24,6 +26,9 @@ class InvalidPattern(ValueError):
 
 def compile_unicode(pattern: str) -> regress.Regex:
     """The pattern with Unicode semantics, as JSON Schema and Ajv read it."""
+    # Imported on the first pattern: a server whose schemas have none never loads it.
+    import regress  # noqa: PLC0415
+
     return regress.Regex(pattern, "u")
 
 
@@ -34,6 +39,8 @@ def compile_pattern(pattern: str) -> regress.Regex:
     Legacy mode accepts identity escapes such as `\\_` and `\\-` that generated schemas
     (zod, pydantic) often contain and that every JavaScript engine runs.
     """
+    import regress  # noqa: PLC0415
+
     try:
         return compile_unicode(pattern)
     except regress.RegressError as unicode_error:
