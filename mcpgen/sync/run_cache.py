@@ -203,7 +203,8 @@ def _fingerprint(root: Path, inputs: Inputs, *, expected: bool) -> str:
 
 
 def _record_path(root: Path) -> Path:
-    return cache_dir() / "runs" / f"{hashlib.sha256(str(root).encode()).hexdigest()[:32]}.json"
+    name = hashlib.sha256(os.fsencode(root)).hexdigest()[:32]  # any path, even undecodable
+    return cache_dir() / "runs" / f"{name}.json"
 
 
 def _trusted(path: Path) -> bool:
@@ -232,8 +233,11 @@ def lookup(root: Path, manifest_arg: str, manifest_bytes: bytes) -> Outcome | No
         and inputs.manifest_sha == hashlib.sha256(manifest_bytes).hexdigest()
         and record.get("build") == build_id()
     )
-    if same_inputs and _fingerprint(root, inputs, expected=False) == fingerprint:
-        return outcome
+    try:
+        if same_inputs and _fingerprint(root, inputs, expected=False) == fingerprint:
+            return outcome
+    except OSError:  # a folder it cannot read: the full run says what is wrong
+        return None
     return None
 
 
@@ -247,8 +251,12 @@ def store(
     Failing to write the record costs the next run its shortcut, nothing more."""
     if not enabled():
         return
-    fingerprint = _fingerprint(root, inputs, expected=True)
-    if not still_true():
+    try:
+        fingerprint = _fingerprint(root, inputs, expected=True)
+        settled = still_true()
+    except OSError:
+        return
+    if not settled:
         return
     record = {
         "format": FORMAT,
