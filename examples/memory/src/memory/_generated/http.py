@@ -25,6 +25,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from .auth import JwtVerifier, StaticTokenVerifier
 from .gate import Gate, GateLimits, ScopeCheck
 from .http_options import HttpOptions, RefusedToStart, is_loopback
+from .runtime import Dispatcher
 
 logger = logging.getLogger(__name__)
 
@@ -97,9 +98,13 @@ def build_app(
     options: HttpOptions,
     tool_scopes: Mapping[str, tuple[str, ...]],
     environ: Mapping[str, str] | None = None,
+    *,
+    dispatcher: Dispatcher | None = None,
 ) -> Gate:
-    """The ASGI app: the SDK's Streamable HTTP app behind the `Gate`."""
+    """The ASGI app: the SDK's Streamable HTTP app behind the `Gate`; stateless, with the
+    fast path for `dispatcher`'s plain requests (`http_fast_path`) when one is given."""
     auth, verifier = authentication(options, os.environ if environ is None else environ)
+    security = transport_security(options)
     starlette_app = server.streamable_http_app(
         streamable_http_path=options.path,
         json_response=options.json_response,
@@ -107,11 +112,15 @@ def build_app(
         max_request_body_size=options.max_body_bytes,
         session_idle_timeout=options.session_idle_timeout,
         max_sessions=options.max_sessions or None,
-        transport_security=transport_security(options),
+        transport_security=security,
         host=options.host,
         auth=auth,
         token_verifier=verifier,
     )
+    if options.stateless and dispatcher is not None:
+        from .http_fast_path import install  # noqa: PLC0415
+
+        install(starlette_app, server, dispatcher, security, options)
     metadata_url = None
     if auth is not None and auth.resource_server_url is not None:
         metadata_url = str(build_resource_metadata_url(auth.resource_server_url))

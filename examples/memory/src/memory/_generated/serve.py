@@ -92,7 +92,8 @@ def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespac
     from . import http  # noqa: PLC0415  (kept off the stdio start-up path)
 
     options = http_options(args)
-    app = http.build_app(build_server(info, dispatcher), options, dispatcher.tool_scopes)
+    server = build_server(info, dispatcher)
+    app = http.build_app(server, options, dispatcher.tool_scopes, dispatcher=dispatcher)
     http.serve(app, options)
 
 

@@ -69,8 +69,9 @@ METHODS = frozenset({"tools/call", "tools/list", "ping"})
 _CALL_KEYS = frozenset({"name", "arguments"})
 
 
-class FastPath:
-    """Which requests skip the SDK, and their answers (see the module docstring)."""
+class PlainAnswers:
+    """The answers to plain requests, as the SDK's runner would give them; shared by the
+    stdio and the stateless HTTP fast paths."""
 
     def __init__(self, dispatcher: Dispatcher, server: Server[Any]) -> None:
         self._dispatcher = dispatcher
@@ -89,6 +90,63 @@ class FastPath:
                 for m in server.middleware
             )
         )
+
+    @staticmethod
+    def serves_version(version: object) -> bool:
+        """A handshake-era version, whose answers are the ones proven identical."""
+        return version in KNOWN_PROTOCOL_VERSIONS and version not in MODERN_PROTOCOL_VERSIONS
+
+    def plain(self, request: JSONRPCRequest) -> bool:
+        """`tools/call` of a context-free tool with nothing but a name and arguments, or a
+        parameterless `tools/list` or `ping`."""
+        params = request.params
+        if request.method == "tools/call":
+            if not isinstance(params, dict) or not _CALL_KEYS.issuperset(params):
+                return False
+            name, arguments = params.get("name"), params.get("arguments")
+            return (
+                isinstance(name, str)
+                and (arguments is None or isinstance(arguments, dict))
+                and self._dispatcher.context_free(name)
+            )
+        return request.method in METHODS and not params
+
+    async def reply(self, request: JSONRPCRequest, version: str) -> JSONRPCResponse | JSONRPCError:
+        """The answer to a plain request in a session of protocol `version`."""
+        try:
+            result = await self._result(request.method, request.params or {}, version)
+        except Exception as exc:  # the SDK's mapping of a handler's exception, verbatim
+            error = handler_exception_to_error_data(exc)
+            if error is None:
+                logger.exception("handler for %r raised", request.method)
+                error = ErrorData(code=0, message=str(exc))
+            return JSONRPCError(jsonrpc="2.0", id=request.id, error=error)
+        return JSONRPCResponse(jsonrpc="2.0", id=request.id, result=result)
+
+    async def _result(self, method: str, params: Mapping[str, Any], version: str) -> dict[str, Any]:
+        outcome: BaseModel | None = None  # ping: an empty result
+        if method == "tools/call":
+            outcome = await self._dispatcher.call(params["name"], params.get("arguments") or {})
+        elif method == "tools/list":
+            outcome = ListToolsResult(tools=[])
+        # As the SDK's runner dumps a handler's result.
+        data = {} if outcome is None else _dumped(outcome)
+        try:
+            shaped = serialize_server_result(method, version, data)
+        except ValidationError:
+            logger.exception("handler for %r returned an invalid result", method)
+            raise MCPError(INTERNAL_ERROR, "Handler returned an invalid result") from None
+        if method == "tools/list":  # what `Dispatcher.publish_definitions` does on the SDK path
+            return {**shaped, "tools": self._dispatcher.published}
+        return shaped
+
+
+class FastPath:
+    """Which requests skip the SDK, and their answers (see the module docstring)."""
+
+    def __init__(self, dispatcher: Dispatcher, server: Server[Any]) -> None:
+        self._plain_answers = PlainAnswers(dispatcher, server)
+        self.usable = self._plain_answers.usable
         self._version: str | None = None  # the session's protocol version, once initialized
         self._initialize_ids: set[RequestId] = set()
         # One plain asyncio task per request: an anyio task group's spawn and cancel scope
@@ -103,7 +161,7 @@ class FastPath:
 
     def takes(self, request: JSONRPCRequest) -> bool:
         """True when this request is answered here (and then started)."""
-        if self._version is None or not self._accepting or not self._plain(request):
+        if self._version is None or not self._accepting or not self._plain_answers.plain(request):
             if request.method == "initialize":
                 self._initialize_ids.add(request.id)
             return False
@@ -130,7 +188,7 @@ class FastPath:
         self._initialize_ids.discard(message.id)
         if isinstance(message, JSONRPCResponse):
             version = message.result.get("protocolVersion")
-            legacy = version in KNOWN_PROTOCOL_VERSIONS and version not in MODERN_PROTOCOL_VERSIONS
+            legacy = PlainAnswers.serves_version(version)
             self._version = version if self.usable and legacy else None
 
     @asynccontextmanager
@@ -158,23 +216,11 @@ class FastPath:
 
     # --- answering --------------------------------------------------------------------------
 
-    def _plain(self, request: JSONRPCRequest) -> bool:
-        params = request.params
-        if request.method == "tools/call":
-            if not isinstance(params, dict) or not _CALL_KEYS.issuperset(params):
-                return False
-            name, arguments = params.get("name"), params.get("arguments")
-            return (
-                isinstance(name, str)
-                and (arguments is None or isinstance(arguments, dict))
-                and self._dispatcher.context_free(name)
-            )
-        return request.method in METHODS and not params
-
     async def _answer(self, request: JSONRPCRequest) -> None:
         reply: JSONRPCResponse | JSONRPCError | None = None
         try:
-            reply = await self._reply(request)
+            assert self._version is not None
+            reply = await self._plain_answers.reply(request, self._version)
         except asyncio.CancelledError:
             pass  # the client's cancel (no answer) or the end of the session (answered below)
         finally:
@@ -202,35 +248,6 @@ class FastPath:
                     await self._answers.send(message)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):
             logger.debug("dropped the answer to %r: the output is closed", reply.id)
-
-    async def _reply(self, request: JSONRPCRequest) -> JSONRPCResponse | JSONRPCError:
-        try:
-            result = await self._result(request.method, request.params or {})
-        except Exception as exc:  # the SDK's mapping of a handler's exception, verbatim
-            error = handler_exception_to_error_data(exc)
-            if error is None:
-                logger.exception("handler for %r raised", request.method)
-                error = ErrorData(code=0, message=str(exc))
-            return JSONRPCError(jsonrpc="2.0", id=request.id, error=error)
-        return JSONRPCResponse(jsonrpc="2.0", id=request.id, result=result)
-
-    async def _result(self, method: str, params: Mapping[str, Any]) -> dict[str, Any]:
-        assert self._version is not None
-        outcome: BaseModel | None = None  # ping: an empty result
-        if method == "tools/call":
-            outcome = await self._dispatcher.call(params["name"], params.get("arguments") or {})
-        elif method == "tools/list":
-            outcome = ListToolsResult(tools=[])
-        # As the SDK's runner dumps a handler's result.
-        data = {} if outcome is None else _dumped(outcome)
-        try:
-            shaped = serialize_server_result(method, self._version, data)
-        except ValidationError:
-            logger.exception("handler for %r returned an invalid result", method)
-            raise MCPError(INTERNAL_ERROR, "Handler returned an invalid result") from None
-        if method == "tools/list":  # what `Dispatcher.publish_definitions` does on the SDK path
-            return {**shaped, "tools": self._dispatcher.published}
-        return shaped
 
 
 def _dumped(result: BaseModel) -> dict[str, Any]:
