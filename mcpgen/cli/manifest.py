@@ -25,7 +25,6 @@ def validate(
 ) -> None:
     """Check a manifest and print every problem as `file:line:col: path: message`."""
     from mcpgen.cli import err
-    from mcpgen.cli.present import print_diagnostics
     from mcpgen.errors import ManifestInvalid
     from mcpgen.manifest import check_manifest, display_name, find_manifest
 
@@ -33,7 +32,10 @@ def validate(
     manifest, diagnostics = check_manifest(path)
     if manifest is None:
         raise ManifestInvalid(diagnostics)  # printed, with the summary, by mcpgen.cli.main
-    print_diagnostics(err, diagnostics)  # warnings only
+    if diagnostics:  # warnings only
+        from mcpgen.cli.present import print_diagnostics
+
+        print_diagnostics(err, diagnostics)
     count = len(manifest.tools)
     noun = "tool" if count == 1 else "tools"
     err.print(f"{display_name(path)}: valid ({count} {noun})", style="green", markup=False)
