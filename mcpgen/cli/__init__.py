@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import os
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
 from mcpgen.errors import McpgenError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    # Messages go to stderr; stdout carries only what a command is asked to print
+    # (the schema, a snippet, a diff). Made on first use, by `__getattr__` below.
+    err: Console
+    out: Console
 
 
 class _Boundary(TyperGroup):
@@ -23,6 +31,7 @@ class _Boundary(TyperGroup):
         try:
             return super().invoke(ctx)
         except McpgenError as exc:
+            from mcpgen.cli import err
             from mcpgen.cli.present import print_error
 
             print_error(err, exc)
@@ -39,15 +48,39 @@ app = typer.Typer(
     rich_markup_mode="markdown",  # help paragraphs reflow; blank lines separate them
 )
 
-# Messages go to stderr; stdout carries only what a command is asked to print
-# (the schema, a snippet, a diff).
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+
+def __getattr__(name: str) -> Console:
+    """`err` and `out`, the rich consoles, made when a command first prints through them:
+    importing rich takes about 0.02 s, and `mcpgen validate` of a sound manifest prints one
+    line without it."""
+    if name not in ("err", "out"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from rich.console import Console
+
+    consoles = {
+        "err": Console(stderr=True, highlight=False, soft_wrap=True),
+        "out": Console(highlight=False, soft_wrap=True),
+    }
+    globals().update(consoles)
+    return consoles[name]
+
+
+def plain_line(text: str, *, fg: str | None = None) -> None:
+    """One line on stderr, coloured where rich would colour it, printed by click (which Typer
+    has loaded already) so that a command printing nothing else need not import rich."""
+    environ = os.environ
+    color: bool | None = None  # click's own test: colours on a terminal only
+    if environ.get("FORCE_COLOR"):
+        color = True
+    if environ.get("NO_COLOR") or environ.get("TERM") in ("dumb", "unknown"):
+        color = False
+    typer.secho(text, fg=fg, err=True, color=color)
 
 
 def _show_version(value: bool) -> None:
     if value:
         from mcpgen import __version__
+        from mcpgen.cli import out
 
         out.print(f"mcpgen {__version__}")
         raise typer.Exit()

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 import typer
 
-from mcpgen.cli import err
 from mcpgen.write.lock import project_lock
 
 add_app = typer.Typer(
@@ -31,6 +30,7 @@ def add_tool(
     manifest is then left unchanged); 3 generate refused a hand-edited generated file (the
     tool is in the manifest; fix the file or run `mcpgen generate --force`).
     """
+    from mcpgen.cli import err
     from mcpgen.cli.generate import generate_and_report
     from mcpgen.manifest import display_name, find_manifest
     from mcpgen.project.add import append_tool_to_manifest
@@ -82,6 +82,7 @@ def add_prompt(
 
 
 def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
+    from mcpgen.cli import err
     from mcpgen.cli.generate import generate_and_report
     from mcpgen.manifest import display_name, find_manifest
     from mcpgen.project.add import append_to_manifest
