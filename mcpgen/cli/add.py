@@ -7,8 +7,6 @@ from typing import Annotated, Any
 
 import typer
 
-from mcpgen.write.lock import project_lock
-
 add_app = typer.Typer(
     name="add", help="Add something to the manifest, then generate.", no_args_is_help=True
 )
@@ -34,6 +32,7 @@ def add_tool(
     from mcpgen.cli.generate import generate_and_report
     from mcpgen.manifest import display_name, find_manifest
     from mcpgen.project.add import append_tool_to_manifest
+    from mcpgen.write.lock import project_lock
 
     path = find_manifest(directory)
     with project_lock(path.parent):  # no other mcpgen between the edit and the generate
@@ -86,6 +85,7 @@ def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
     from mcpgen.cli.generate import generate_and_report
     from mcpgen.manifest import display_name, find_manifest
     from mcpgen.project.add import append_to_manifest
+    from mcpgen.write.lock import project_lock
 
     path = find_manifest(directory)
     with project_lock(path.parent):  # no other mcpgen between the edit and the generate
