@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -36,17 +38,6 @@ class _Boundary(TyperGroup):
 
             print_error(err, exc)
             raise typer.Exit(exc.exit_code) from None
-
-
-app = typer.Typer(
-    cls=_Boundary,
-    name="mcpgen",
-    help="Turn a YAML manifest of MCP tools into a complete, tested MCP server project.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",  # help paragraphs reflow; blank lines separate them
-)
 
 
 def __getattr__(name: str) -> Console:
@@ -86,7 +77,6 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     version: Annotated[
         bool,
@@ -96,23 +86,49 @@ def _root(
     """Turn a YAML manifest of MCP tools into a complete, tested MCP server project."""
 
 
-_registered = False
+# The module that registers each command, in the order `mcpgen --help` lists them. A run of
+# one command imports and registers its own module only: the others cost a start-up
+# nothing but time. --help, --version or an unknown command get them all.
+COMMAND_MODULES = {
+    "validate": "manifest",
+    "schema": "manifest",
+    "new": "new",
+    "generate": "generate",
+    "check": "check",
+    "add": "add",
+    "update": "update",
+    "config": "config",
+    "hosts": "config",
+    "doctor": "doctor",
+    "bundle": "bundle",
+}
+_apps: dict[str | None, typer.Typer] = {}
 
 
-def command_line() -> typer.Typer:
-    """The app with every command registered (once)."""
-    global _registered  # noqa: PLW0603  # registration must happen after this module loads
-    if not _registered:
-        # Imported here so that each command module can import `app`, `err` and `out` from
-        # this one.
-        from mcpgen.cli import add, bundle, check, config, doctor, generate, manifest, new, update
-
-        for module in (manifest, new, generate, check, add, update, config, doctor, bundle):
-            module.register(app)
-        _registered = True
-    return app
+def command_line(command: str | None = None) -> typer.Typer:
+    """The app with every command registered, or, for a known `command`, the commands of
+    its module only (made once each)."""
+    module = COMMAND_MODULES.get(command) if command else None
+    if module not in _apps:
+        app = typer.Typer(
+            cls=_Boundary,
+            name="mcpgen",
+            help="Turn a YAML manifest of MCP tools into a complete, tested MCP server project.",
+            no_args_is_help=True,
+            add_completion=False,
+            pretty_exceptions_enable=False,
+            rich_markup_mode="markdown",  # help paragraphs reflow; blank lines separate them
+        )
+        app.callback()(_root)
+        # Imported here so that each command module can import `err`, `out` and the helpers
+        # from this one.
+        for name in [module] if module else dict.fromkeys(COMMAND_MODULES.values()):
+            importlib.import_module(f"mcpgen.cli.{name}").register(app)
+        _apps[module] = app
+    return _apps[module]
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script and `python -m mcpgen`."""
-    command_line()(args=argv, standalone_mode=True)
+    args = sys.argv[1:] if argv is None else argv
+    command_line(args[0] if args else None)(args=argv, standalone_mode=True)

@@ -11,6 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import typer
+import typer.main
+from typer.core import TyperGroup
+
+from mcpgen.cli import COMMAND_MODULES, command_line
+
 REPO = Path(__file__).resolve().parents[2]
 HEAVY = ("jsonschema", "ruamel", "referencing", "datamodel_code_generator", "mcp", "copier")
 
@@ -78,3 +84,24 @@ def test_validating_a_sound_manifest_imports_neither_jsonschema_nor_rich() -> No
     assert heavy == ["jsonschema_rs", "ruamel"]
     own = [m for m in loaded if m.startswith(VALIDATE_NEVER_OWN)]
     assert own == []
+    # Only its own command module is registered.
+    commands = [m for m in loaded if m.startswith("mcpgen.cli")]
+    assert commands == ["mcpgen.cli", "mcpgen.cli.manifest"]
+
+
+def _commands(app: typer.Typer) -> set[str]:
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    return set(group.commands)
+
+
+def test_each_command_is_registered_by_the_module_the_table_names() -> None:
+    """A run of one command registers its module only: the table must name every command,
+    and the module each is in."""
+    assert _commands(command_line()) == set(COMMAND_MODULES)
+    for command in COMMAND_MODULES:
+        alone = _commands(command_line(command))
+        assert command in alone
+        module = COMMAND_MODULES[command]
+        assert {c for c, m in COMMAND_MODULES.items() if m == module} == alone
+    assert command_line("no-such-command") is command_line()
