@@ -24,9 +24,10 @@ from mcpgen.manifest.ecma_regex import search as ecma_search
 
 Matcher = Callable[[str, str], bool]
 
-# Keywords jsonschema-rs would evaluate with its own regex engine (`additionalProperties`
-# depends on which keys the patterns match), and a `$schema` below the root, which may switch
-# drafts in a way the two libraries need not agree on: the reference alone judges those.
+# The keyword jsonschema-rs would evaluate with its own regex engine (and with it
+# `additionalProperties`, which depends on which keys the patterns match): the reference alone
+# judges a schema that has it. So it does an argument schema with a `$schema` below the root,
+# which may switch drafts in a way the two libraries need not agree on.
 _OWN_JUDGEMENT = frozenset({"patternProperties"})
 
 
