@@ -86,9 +86,10 @@ def _root(
     """Turn a YAML manifest of MCP tools into a complete, tested MCP server project."""
 
 
-# The module that registers each command, in the order `mcpgen --help` lists them. A run of
-# one command imports and registers its own module only: the others cost a start-up
-# nothing but time. --help, --version or an unknown command get them all.
+# The module that registers each command, in registration order (the order of
+# `mcpgen --help`). A run of one command imports and registers its own module only: the
+# others would cost its start-up time and nothing else. --help, --version or an unknown
+# command (for its "did you mean") get them all.
 COMMAND_MODULES = {
     "validate": "manifest",
     "schema": "manifest",
