@@ -7,9 +7,6 @@ from typing import Annotated, Any
 
 import typer
 
-from mcpgen.cli import err
-from mcpgen.write.lock import project_lock
-
 add_app = typer.Typer(
     name="add", help="Add something to the manifest, then generate.", no_args_is_help=True
 )
@@ -31,9 +28,11 @@ def add_tool(
     manifest is then left unchanged); 3 generate refused a hand-edited generated file (the
     tool is in the manifest; fix the file or run `mcpgen generate --force`).
     """
+    from mcpgen.cli import err
     from mcpgen.cli.generate import generate_and_report
     from mcpgen.manifest import display_name, find_manifest
     from mcpgen.project.add import append_tool_to_manifest
+    from mcpgen.write.lock import project_lock
 
     path = find_manifest(directory)
     with project_lock(path.parent):  # no other mcpgen between the edit and the generate
@@ -82,9 +81,11 @@ def add_prompt(
 
 
 def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
+    from mcpgen.cli import err
     from mcpgen.cli.generate import generate_and_report
     from mcpgen.manifest import display_name, find_manifest
     from mcpgen.project.add import append_to_manifest
+    from mcpgen.write.lock import project_lock
 
     path = find_manifest(directory)
     with project_lock(path.parent):  # no other mcpgen between the edit and the generate

@@ -7,8 +7,6 @@ from typing import Annotated
 
 import typer
 
-from mcpgen.cli import out
-
 HELP = """Pack the project into an MCP Bundle (.mcpb) that desktop hosts install in one click.
 
 The bundle holds manifest.json (generated from mcpgen.yaml: secret env variables become
@@ -28,6 +26,7 @@ def bundle(
         typer.Option("--output", "-o", help="Where to write (default: dist/NAME-VERSION.mcpb)."),
     ] = None,
 ) -> None:
+    from mcpgen.cli import out
     from mcpgen.cli.present import print_bundle
     from mcpgen.manifest import find_manifest
     from mcpgen.project.bundle import build_bundle

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from mcpgen.cli import err
 from mcpgen.errors import McpgenError
 
 HELP = """Check a project without writing anything.
@@ -28,6 +27,7 @@ def check(
         Path, typer.Argument(help="Project directory (or its manifest file).", show_default=False)
     ] = Path("."),
 ) -> None:
+    from mcpgen.cli import err
     from mcpgen.cli.present import print_check
     from mcpgen.manifest import find_manifest
     from mcpgen.project.check import check_project

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from mcpgen.cli import err, out
 from mcpgen.errors import ExitCode, McpgenError
 from mcpgen.hosts import DEFAULT_URL
 
@@ -136,6 +135,7 @@ def _project(directory: Path) -> tuple[Path, Manifest]:
 
 def write_hosts(directory: Path, options: SnippetOptions) -> None:
     """Write every host's files into DIR/hosts/."""
+    from mcpgen.cli import err
     from mcpgen.hosts.folder import write_hosts_folder
 
     root, manifest = _project(directory)
@@ -171,6 +171,8 @@ def _target(
 
 
 def _print_snippet(host: Host, target: Target) -> None:
+    from mcpgen.cli import err, out
+
     snippet = host.render(target)
     out.print(snippet.text, end="", markup=False, highlight=False)
     for warning in snippet.warnings:
@@ -181,6 +183,7 @@ def _print_snippet(host: Host, target: Target) -> None:
 
 
 def _install(host: Host, target: Target, root: Path, options: InstallOptions) -> None:
+    from mcpgen.cli import err
     from mcpgen.hosts.base import Where
     from mcpgen.hosts.install import install
 
@@ -208,6 +211,7 @@ def _install(host: Host, target: Target, root: Path, options: InstallOptions) ->
 
 
 def _list_hosts() -> None:
+    from mcpgen.cli import out
     from mcpgen.hosts import HOSTS
 
     for known in HOSTS:

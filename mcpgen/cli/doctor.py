@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from mcpgen.cli import out
 from mcpgen.errors import ExitCode, McpgenError
 from mcpgen.hosts import DEFAULT_URL
 
@@ -30,6 +29,7 @@ def doctor(  # noqa: PLR0917  (typer passes options by keyword)
     ] = None,
 ) -> None:
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
+    from mcpgen.cli import out
     from mcpgen.cli.present import print_auth_check, print_doctor
     from mcpgen.hosts import HOSTS, get_host
     from mcpgen.hosts.doctor import diagnose

@@ -6,12 +6,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 
-from mcpgen.cli import err, out
 from mcpgen.errors import ExitCode, McpgenError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from mcpgen.sync import GenerateReport, Mode
 
 HELP = """Render the project in DIR from DIR/mcpgen.yaml and keep it in sync.
@@ -66,6 +66,8 @@ def generate(
         bool, typer.Option("--watch", help="Regenerate on every save of the manifest.")
     ] = False,
 ) -> None:
+    from mcpgen.cli import err, out
+
     if watch and (check or diff):
         raise McpgenError(
             "--watch cannot be combined with --check or --diff", exit_code=ExitCode.USAGE

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from mcpgen.cli import err
 from mcpgen.errors import McpgenError
 
 HELP = """Create a new MCP server project.
@@ -45,7 +44,7 @@ def new(
         bool, typer.Option(help="Initialise a git repository with a first commit.")
     ] = True,
 ) -> None:
-    from mcpgen.cli import present
+    from mcpgen.cli import err, present
     from mcpgen.project.create import create_project, starting_manifest
 
     if manifest is None and name is None:

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from mcpgen.cli import err
 from mcpgen.errors import McpgenError
 
 HELP = """Bring template improvements from this mcpgen into the project's scaffold files.
@@ -28,6 +27,7 @@ def update(
         Path, typer.Argument(help="Project directory.", show_default=False)
     ] = Path("."),
 ) -> None:
+    from mcpgen.cli import err
     from mcpgen.cli.present import print_update
     from mcpgen.sync.scaffold_update import update_scaffold
 

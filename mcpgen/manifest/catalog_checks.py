@@ -14,9 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from mcpgen import names
 from mcpgen.manifest.messages import Finding
 from mcpgen.manifest.model import COMPLETION_HANDLER, completion_module
@@ -67,7 +64,11 @@ def _alias(item: dict[str, Any], key: str, wire_key: str) -> Any:
 
 
 def catalog_findings(data: dict[str, Any]) -> list[Finding]:
-    """Every problem in the manifest's resources, templates and prompts."""
+    """Every problem in the manifest's resources, templates and prompts.
+
+    Only problems of those sections: `validate_manifest` skips this module for a manifest
+    that has none of them.
+    """
     findings: list[Finding] = []
     if all(k in data for k in TEMPLATE_KEYS):
         message = "write `resource_templates` or `resourceTemplates`, not both"
@@ -190,6 +191,10 @@ def _template(path: JsonPath, template: dict[str, Any]) -> list[Finding]:
 
 
 def _parameter_schema(path: JsonPath, schema: Any) -> list[Finding]:
+    # Imported here: only a resource template with parameters needs it.
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
     try:
         Draft202012Validator.check_schema(schema)
     except SchemaError as exc:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from mcpgen.errors import Level, suggest
 from mcpgen.manifest.ecma_regex import InvalidPattern, extra_keys
 from mcpgen.manifest.sourcemap import JsonPath
+
+if TYPE_CHECKING:  # errors to describe come from jsonschema, imported only when there are some
+    from jsonschema.exceptions import ValidationError
 
 _JSON_TYPE_NAMES = {
     "string": "a string",
@@ -81,6 +82,8 @@ def describe(
     if keyword == "additionalProperties" and error.validator_value is False:
         return _unknown_keys(error, path)
     if keyword in ("anyOf", "oneOf") and error.context:
+        from jsonschema.exceptions import best_match
+
         best = best_match(error.context)
         return describe(best, prefix, scalar_text)
     return [Finding(path, _sentence(error, path, scalar_text or {}))]

@@ -17,8 +17,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from mcpgen.runtime.bounded_regex import VERDICT_BUDGET, is_linear
-
 from .messages import Finding
 from .sourcemap import JsonPath
 
@@ -52,6 +50,9 @@ def backtracking_findings(tools: list[Any]) -> list[Finding]:
 
 
 def _consequence(pattern: str) -> str:
+    # Imported for a risky pattern only: the server's matcher loads RE2 and its child process.
+    from mcpgen.runtime.bounded_regex import VERDICT_BUDGET, is_linear
+
     rewrite = "; rewrite it without nested or overlapping repetition"
     if is_linear(pattern):
         return (

@@ -9,70 +9,82 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema.validators
-from jsonschema.protocols import Validator
-from referencing import Registry
-from referencing.exceptions import Unresolvable
-
+from mcpgen.manifest import fast_verdict
 from mcpgen.manifest.ecma_regex import InvalidPattern, compile_pattern, with_ecma_regex
 from mcpgen.manifest.messages import Finding, describe
 from mcpgen.manifest.sourcemap import JsonPath
-from mcpgen.schema_refs import SchemaRefs
 
-DEFAULT_DIALECT: type[Validator] = jsonschema.validators.Draft202012Validator
-_DIALECTS: tuple[type[Validator], ...] = (
-    jsonschema.validators.Draft4Validator,
-    jsonschema.validators.Draft6Validator,
-    jsonschema.validators.Draft7Validator,
-    jsonschema.validators.Draft201909Validator,
-    jsonschema.validators.Draft202012Validator,
-)
-# An empty registry whose retrieval fails: a `$ref` can never make validation fetch a URL.
-_NO_RETRIEVAL: Registry[Any] = Registry()
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
+
+# jsonschema, referencing and the `$ref` machinery built on it are imported only when a schema
+# needs them (a `$ref`, a problem to word): `mcpgen validate` of a sound manifest without
+# references is judged by jsonschema-rs alone (`fast_verdict`), which loads much faster.
+
+# The drafts mcpgen reads, by their `$schema` URI normalised (http, no final `#`): the name is
+# the one jsonschema's metaschema package files them under.
+DIALECTS = {
+    "http://json-schema.org/draft-04/schema": "draft4",
+    "http://json-schema.org/draft-06/schema": "draft6",
+    "http://json-schema.org/draft-07/schema": "draft7",
+    "http://json-schema.org/draft/2019-09/schema": "draft201909",
+    "http://json-schema.org/draft/2020-12/schema": "draft202012",
+}
+DEFAULT_DIALECT = "draft202012"
+_REFERENCE_CLASSES = {
+    "draft4": "Draft4Validator",
+    "draft6": "Draft6Validator",
+    "draft7": "Draft7Validator",
+    "draft201909": "Draft201909Validator",
+    "draft202012": "Draft202012Validator",
+}
 
 
 def _normalise_uri(uri: str) -> str:
     return uri.rstrip("#").replace("https://", "http://", 1)
 
 
-@cache
-def _dialects_by_uri() -> dict[str, type[Validator]]:
-    # Draft 4 names its own URI `id`; later drafts `$id`.
-    return {
-        _normalise_uri(cls.META_SCHEMA.get("$id") or cls.META_SCHEMA["id"]): cls
-        for cls in _DIALECTS
-    }
-
-
-def dialect_of(schema: dict[str, Any]) -> type[Validator] | None:
-    """The validator class for the draft `$schema` names (2020-12 when absent); None if unknown."""
+def dialect_of(schema: dict[str, Any]) -> str | None:
+    """The draft `$schema` names (2020-12 when absent), as a `DIALECTS` name; None if unknown."""
     uri = schema.get("$schema")
     if uri is None:
         return DEFAULT_DIALECT
     if not isinstance(uri, str):
         return None
-    return _dialects_by_uri().get(_normalise_uri(uri))
+    return DIALECTS.get(_normalise_uri(uri))
+
+
+def reference_class(dialect: str) -> type[Validator]:
+    """jsonschema's validator class for a `DIALECTS` name."""
+    import jsonschema.validators  # the slow path only
+
+    cls: type[Validator] = getattr(jsonschema.validators, _REFERENCE_CLASSES[dialect])
+    return cls
 
 
 @cache
-def _metaschema_validator(cls: type[Validator]) -> Validator:
+def _metaschema_validator(dialect: str) -> Validator:
     # No format checker: the metaschema's `format: regex` would judge patterns by Python's `re`;
     # patterns are compiled as ECMA-262 below instead.
+    import jsonschema.validators  # the slow path only
+
+    cls = reference_class(dialect)
     meta = cls.META_SCHEMA
-    return jsonschema.validators.validator_for(meta, default=cls)(meta)
+    validator: Validator = jsonschema.validators.validator_for(meta, default=cls)(meta)
+    return validator
 
 
 def check_tool_schema(schema: dict[str, Any], role: str) -> list[Finding]:
     """Every problem in one input or output schema (`role` is "input" or "output")."""
     findings = _mcp_top_level(schema, role)
-    cls = dialect_of(schema)
-    if cls is None:
+    dialect = dialect_of(schema)
+    if dialect is None:
         known = "draft-04, draft-06, draft-07, 2019-09 or 2020-12"
         message = f"unknown $schema {schema.get('$schema')!r}; mcpgen reads {known}"
         return [*findings, Finding(("$schema",), message)]
-    findings += _metaschema_findings(schema, cls)
+    findings += _metaschema_findings(schema, dialect)
     findings += _walk_checks(schema)
     return findings
 
@@ -80,13 +92,13 @@ def check_tool_schema(schema: dict[str, Any], role: str) -> list[Finding]:
 # Subschema JSON text → its metaschema findings. Real servers repeat the same property
 # schemas across many tools (azure: 235 tools, ~256 distinct properties), and the 2020-12
 # metaschema, with its `$dynamicRef`s, is slow to evaluate; each distinct one is checked once.
-_MetaKey = tuple[type[Validator], str]
+_MetaKey = tuple[str, str]
 _meta_cache: dict[_MetaKey, tuple[Finding, ...]] = {}
 _META_CACHE_LIMIT = 20_000
 _SPLIT_KEYWORDS = ("properties", "$defs", "definitions")
 
 
-def _metaschema_findings(schema: dict[str, Any], cls: type[Validator]) -> list[Finding]:
+def _metaschema_findings(schema: dict[str, Any], dialect: str) -> list[Finding]:
     """The metaschema's verdict, checking top-level properties and definitions one by one.
 
     The metaschema applies itself to every subschema in the same way it applies to the root,
@@ -95,24 +107,28 @@ def _metaschema_findings(schema: dict[str, Any], cls: type[Validator]) -> list[F
     shell = {
         k: ({} if k in _SPLIT_KEYWORDS and isinstance(v, dict) else v) for k, v in schema.items()
     }
-    findings = list(_metaschema_errors(cls, shell))
+    findings = list(_metaschema_errors(dialect, shell))
     for keyword in _SPLIT_KEYWORDS:
         if isinstance(schema.get(keyword), dict):
             for name, subschema in schema[keyword].items():
                 findings += [
                     Finding((keyword, name, *f.path), f.message, f.level, f.at_key)
-                    for f in _metaschema_errors(cls, subschema)
+                    for f in _metaschema_errors(dialect, subschema)
                 ]
     return findings
 
 
-def _metaschema_errors(cls: type[Validator], schema: Any) -> tuple[Finding, ...]:
-    key = (cls, json.dumps(schema, sort_keys=True))
+def _metaschema_errors(dialect: str, schema: Any) -> tuple[Finding, ...]:
+    key = (dialect, json.dumps(schema, sort_keys=True))
     if key not in _meta_cache:
         if len(_meta_cache) >= _META_CACHE_LIMIT:
             _meta_cache.clear()
-        validator = _metaschema_validator(cls)
-        _meta_cache[key] = tuple(f for e in validator.iter_errors(schema) for f in describe(e))
+        if fast_verdict.meets_metaschema(dialect, schema):
+            _meta_cache[key] = ()
+        else:
+            validator = _metaschema_validator(dialect)
+            found = tuple(f for e in validator.iter_errors(schema) for f in describe(e))
+            _meta_cache[key] = found
     return _meta_cache[key]
 
 
@@ -125,6 +141,10 @@ def _mcp_top_level(schema: dict[str, Any], role: str) -> list[Finding]:
 
 
 def _walk_checks(schema: dict[str, Any]) -> list[Finding]:
+    if _no_walk_findings(schema):
+        return []
+    from mcpgen.schema_refs import SchemaRefs  # loads referencing
+
     refs = SchemaRefs(schema)
     findings = [Finding((*p.path, "$ref"), p.message) for p in refs.problems()]
     for node in refs.nodes:
@@ -148,14 +168,46 @@ def _pattern_findings(pattern: str, path: JsonPath, *, at_key: bool) -> list[Fin
     return []
 
 
+def _no_walk_findings(schema: dict[str, Any]) -> bool:
+    """True when the walk below certainly finds nothing: no `$ref` anywhere (so none can fail
+    or loop), and every string under a `pattern` key and every key under `patternProperties`,
+    keywords or not, compiles. The walk tells keywords from property names; this need not."""
+    stack: list[Any] = [schema]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            if "$ref" in value:
+                return False
+            patterns = [value["pattern"]] if isinstance(value.get("pattern"), str) else []
+            if isinstance(value.get("patternProperties"), dict):
+                patterns += [p for p in value["patternProperties"] if isinstance(p, str)]
+            for pattern in patterns:
+                try:
+                    compile_pattern(pattern)
+                except InvalidPattern:
+                    return False
+            stack.extend(value.values())
+    return True
+
+
 def reference_validator(schema: dict[str, Any]) -> Validator:
     """A validator for `schema` in the draft it names, ECMA-262 patterns, nothing fetched."""
-    cls = dialect_of(schema) or DEFAULT_DIALECT
-    return with_ecma_regex(cls)(schema, registry=_NO_RETRIEVAL)
+    from referencing import Registry  # the slow path only
+
+    cls = reference_class(dialect_of(schema) or DEFAULT_DIALECT)
+    # An empty registry whose retrieval fails: a `$ref` can never make validation fetch a URL.
+    no_retrieval: Registry[Any] = Registry()
+    return with_ecma_regex(cls)(schema, registry=no_retrieval)
 
 
 def check_arguments(schema: dict[str, Any], arguments: Any) -> list[Finding]:
     """Each way `arguments` breaks `schema`, read in the draft the schema names."""
+    if fast_verdict.arguments_accept(schema, dialect_of(schema) or DEFAULT_DIALECT, arguments):
+        return []
+    from referencing.exceptions import Unresolvable  # the slow path only
+
     validator = reference_validator(schema)
     try:
         return [f for error in validator.iter_errors(arguments) for f in describe(error)]

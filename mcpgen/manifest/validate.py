@@ -14,21 +14,23 @@ import keyword
 import re
 from collections import defaultdict
 from functools import cache
-from importlib import resources
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 from mcpgen import names
 from mcpgen.errors import Diagnostic
-from mcpgen.manifest.catalog_checks import catalog_findings, file_findings
+from mcpgen.manifest import fast_verdict
 from mcpgen.manifest.messages import Finding, describe
 from mcpgen.manifest.model import UNIMPLEMENTED_WIRE
 from mcpgen.manifest.redos import backtracking_findings
 from mcpgen.manifest.sourcemap import JsonPath, SourceMap, format_path
 from mcpgen.manifest.tool_schema import check_arguments, check_tool_schema
 
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+
+# The catalog's sections; the rules across them (`catalog_checks`) find nothing without one.
+_CATALOG_KEYS = frozenset({"resources", "resource_templates", "resourceTemplates", "prompts"})
 _SCHEMA_KEYS = {
     "input": ("input_schema", "inputSchema"),
     "output": ("output_schema", "outputSchema"),
@@ -37,13 +39,29 @@ _SCHEMA_KEYS = {
 
 @cache
 def manifest_json_schema_text() -> str:
-    """The manifest's JSON Schema exactly as shipped in the package."""
-    return resources.files("mcpgen.manifest").joinpath("schema.json").read_text("utf-8")
+    """The manifest's JSON Schema exactly as shipped in the package (next to this module:
+    the package is always installed as files, and `importlib.resources` takes a few ms to
+    find them)."""
+    return Path(__file__).with_name("schema.json").read_text("utf-8")
 
 
 @cache
 def _manifest_validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # only for a manifest it rejects
+
     return Draft202012Validator(json.loads(manifest_json_schema_text()))
+
+
+def _schema_findings(data: Any, source_map: SourceMap) -> list[Finding]:
+    """The manifest against its own schema; jsonschema-rs's acceptance settles it, anything
+    else is worded from the reference validator's errors."""
+    if fast_verdict.manifest_accepts(manifest_json_schema_text(), data):
+        return []
+    return [
+        finding
+        for error in _manifest_validator().iter_errors(data)
+        for finding in describe(error, scalar_text=source_map.scalar_text)
+    ]
 
 
 def validate_manifest(
@@ -51,18 +69,16 @@ def validate_manifest(
 ) -> list[Diagnostic]:
     """All diagnostics for `data`, sorted by position; `file` is the name shown to the user;
     `root`, the project folder, when resource files are to be checked on disk."""
-    findings = [
-        finding
-        for error in _manifest_validator().iter_errors(data)
-        for finding in describe(error, scalar_text=source_map.scalar_text)
-    ]
+    findings = _schema_findings(data, source_map)
     tools = data.get("tools") if isinstance(data, dict) else None
     if isinstance(tools, list):
         findings += _tool_findings(tools)
         findings += backtracking_findings(tools)
         if data.get("inline_refs") is True:
             findings += _recursive_refs(tools)
-    if isinstance(data, dict):
+    if isinstance(data, dict) and not _CATALOG_KEYS.isdisjoint(data):
+        from mcpgen.manifest.catalog_checks import catalog_findings, file_findings
+
         findings += catalog_findings(data)
         if root is not None:
             findings += file_findings(data, root)
