@@ -268,6 +268,7 @@ def _load(load: Callable[[], tuple[ServerInfo, Dispatcher]]) -> Loaded:
     from . import serve  # noqa: PLC0415  (the SDK's server stack: the slow part)
 
     info, dispatcher = load()
+    serve.warm_up()
     return serve, info, dispatcher
 
 
@@ -452,6 +453,7 @@ class Opening:
     def close(self) -> None:
         """Stop watching for SIGTERM; one that came meanwhile is kept in `Rest.terminated`,
         and the handler stays until the SDK's session installs its own."""
+        self._tools_json, self._results = None, {}  # the SDK's session has its own
         if self._watching:
             with contextlib.suppress(ValueError, OSError):
                 signal.set_wakeup_fd(self._previous_wakeup)

@@ -10,6 +10,8 @@ requests while this module, the SDK and the project's server load, then hands ov
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -93,6 +95,13 @@ def call_policy(info: ServerInfo, args: argparse.Namespace) -> CallPolicy:
         env_names=info.env,
         state=state_security(args.state_secret_env, args.state_ttl),
     )
+
+
+def warm_up() -> None:
+    """Import what serving needs beyond the server's modules, on `boot`'s worker thread
+    rather than after the hand-over: anyio imports its event loop backend on first use."""
+    with contextlib.suppress(ImportError):
+        importlib.import_module("anyio._backends._asyncio")
 
 
 def main(info: ServerInfo, dispatcher: Dispatcher, argv: Sequence[str] | None = None) -> None:
