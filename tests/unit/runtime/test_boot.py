@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -432,6 +433,26 @@ def test_sigterm_ends_the_opening_as_it_ends_a_session(client: _Client) -> None:
     timer.join()
     assert rest is None
     assert len(client.answers) == 1
+
+
+def test_another_signal_neither_ends_the_opening_nor_makes_it_spin(client: _Client) -> None:
+    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: None)
+    timers = [
+        threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGUSR1)),
+        threading.Timer(0.6, client.warm_up.finish),
+    ]
+    try:
+        for timer in timers:
+            timer.start()
+        started = time.process_time()
+        rest = client.run([(HANDSHAKE, 1)], then="wait")
+        assert time.process_time() - started < 0.1  # every thread's: a spinning loop takes 0.3 s
+        assert rest is not None
+        assert rest.replay == [_line(INIT), _line(INITIALIZED)]
+    finally:
+        for timer in timers:
+            timer.join()
+        signal.signal(signal.SIGUSR1, previous)
 
 
 def test_the_sdk_release_is_read_without_importing_it() -> None:

@@ -218,6 +218,8 @@ def main(
         opening = Opening(info, tools, args.max_body_bytes)
         try:
             rest = opening.serve(read_fd, write_fd, warm_up)
+        except KeyboardInterrupt:  # as in the SDK's session: a quiet end
+            rest = None
         finally:
             opening.close()
         try:
@@ -406,6 +408,9 @@ class Opening:
         ended = False
         while not ended and not warm_up.done and not self._terminated:
             ready, _, _ = select.select([read_fd, warm_up.fd, self._wake_read], [], [])
+            if self._wake_read in ready:  # a signal came: drained, or the loop would spin
+                with contextlib.suppress(OSError):
+                    os.read(self._wake_read, 512)
             if read_fd not in ready:
                 continue  # the warm-up ended, or a signal came: the loop's test says which
             chunk = os.read(read_fd, CHUNK)
