@@ -241,7 +241,9 @@ class _Source:
             return
         for line in self.opening.replay:
             await inbound.accept(line)
-            if not self.replayed.is_set():
+            # The SDK answers `initialize` before it reads on; the bound is for a session
+            # that never does, which then goes on as it can.
+            with anyio.move_on_after(DRAIN_SECONDS):
                 await self.replayed.wait()
 
     async def chunks(self) -> AsyncIterator[bytes]:
