@@ -27,6 +27,7 @@ def _one(cmd: sb.ServerCmd, tool: str) -> tuple[float, float, float]:
     try:
         session.initialize()
         session.request("tools/list", {})
+        time.sleep(sb.SETTLE_SECONDS)  # the generated server loads the SDK after tools/list
         listed = sb.peak_rss_mb(session.proc.pid)
         start = time.perf_counter()
         try:  # a stub's "not implemented" is an answer too: timed the same

@@ -130,7 +130,7 @@ def measure(quick: bool) -> dict[str, Any]:
     figures["stdio200"] = {
         name: {"cold_ms": [t * 1000 for t in times]} for name, times in big_cold.items()
     }
-    for name, cmd in big.items():  # peak RSS after tools/list and one (unimplemented) call
+    for name, cmd in big.items():  # peak RSS after tools/list, settled
         figures["stdio200"][name]["rss_mb"] = server_bench.idle_rss(cmd)
     figures["http"] = server_bench.http_load(s["http_rounds"], s["http_calls"], s["http_piped"])
     figures["load_after"] = _load()
@@ -296,7 +296,7 @@ def table(f: dict[str, Any]) -> str:
     lines.append("")
     lines += _server_table(
         f"SERVER, stdio, {server_bench.BIG_TOOLS} real tools (cold start n={s['cold_reps']}; "
-        "peak RSS after tools/list)",
+        f"peak RSS {server_bench.SETTLE_SECONDS:g} s after tools/list)",
         f["stdio200"],
         {k: v for k, v in STDIO_TARGETS.items() if k in ("cold_ms", "rss_mb")},
     )

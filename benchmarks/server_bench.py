@@ -387,12 +387,18 @@ def cold_start(cmds: dict[str, ServerCmd], reps: int) -> dict[str, list[float]]:
     return times
 
 
+# Seconds a server is left alone after tools/list before its RSS is read: the generated one
+# answers tools/list before it has loaded the SDK, which it does right after.
+SETTLE_SECONDS = 2.0
+
+
 def idle_rss(cmd: ServerCmd) -> float:
-    """Peak RSS (MB) of a server that answered initialize and tools/list."""
+    """Peak RSS (MB) of a server that answered initialize and tools/list, and settled."""
     session = RawSession(cmd)
     try:
         session.initialize()
         session.request("tools/list", {})
+        time.sleep(SETTLE_SECONDS)
         return peak_rss_mb(session.proc.pid)
     finally:
         session.close()

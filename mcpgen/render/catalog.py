@@ -254,3 +254,19 @@ def completion_cases(manifest: Manifest) -> list[tuple[str, str, str, list[str] 
             elif argument.completion_handler:
                 found.append(("prompt", prompt.name, argument.name, None))
     return found
+
+
+def catalog_offers(manifest: Manifest) -> tuple[str, ...]:
+    """What the catalog offers besides tools, as the runtime's `ServerInfo.offers` names it
+    (the capabilities its handshake declares before the catalog is loaded)."""
+    templates, prompts = manifest.resource_templates, manifest.prompts
+    completions = any(t.completions or t.completed_by_handler for t in templates) or any(
+        a.completions or a.completion_handler for p in prompts for a in p.arguments
+    )
+    flags = {
+        "resources": bool(manifest.resources or templates),
+        "subscribe": any(r.subscribe for r in manifest.resources),
+        "prompts": bool(prompts),
+        "completions": completions,
+    }
+    return tuple(name for name, offered in flags.items() if offered)

@@ -14,6 +14,7 @@ from mcpgen.manifest.model import UNIMPLEMENTED_WIRE, WIRE_KEYS, Manifest, Tool
 from mcpgen.models import render_models
 from mcpgen.render.catalog import (
     catalog_handlers,
+    catalog_offers,
     catalog_test_context,
     completion_handlers,
     prompt_completions,
@@ -157,6 +158,7 @@ def _generated_files(
         "docs": [tool_doc(t, handler_paths[t.name]) for t in manifest.tools],
         "box": container(manifest),
         "catalog_handlers": catalog_handlers(manifest),
+        "offers": catalog_offers(manifest),
         "static_contents": static_contents(manifest),
         "prompt_completions": prompt_completions(manifest),
         "template_completions": template_completions(manifest),
@@ -167,6 +169,7 @@ def _generated_files(
         f"{paths.generated}/__init__.py": "__init__.py.jinja",
         f"{paths.generated}/tools.py": "tools.py.jinja",
         f"{paths.generated}/server.py": "server.py.jinja",
+        f"{paths.generated}/launch.py": "launch.py.jinja",
         f"{paths.package}/__main__.py": "__main__.py.jinja",
         f"{paths.package}/py.typed": "py.typed.jinja",
         CONTRACT_TEST: "test_contract.py.jinja",

@@ -87,6 +87,9 @@ class RedactingFilter(logging.Filter):
 def redact_logs(redactor: Redactor) -> None:
     """Install the redacting filter on every handler of the root logger."""
     for handler in logging.getLogger().handlers:
+        # One at a time: start-up installs one before the server's policy is known.
+        for old in [f for f in handler.filters if isinstance(f, RedactingFilter)]:
+            handler.removeFilter(old)
         handler.addFilter(RedactingFilter(redactor))
 
 

@@ -15,7 +15,6 @@ address must share it): `--state-secret-env VAR`, else `MCP_STATE_SECRET` when s
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import threading
 from collections import OrderedDict
@@ -25,34 +24,24 @@ from typing import Any
 
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 
-STATE_SECRET_ENV = "MCP_STATE_SECRET"
-DEFAULT_STATE_TTL = 600.0  # seconds a client has to answer before the state expires
+from .boot import DEFAULT_STATE_TTL, state_secret
+
 _VERSION = 1
 # States whose one use is remembered (the oldest forgotten first): far more than a server
 # issues within any TTL, and a few MB at most.
 SPENT_LIMIT = 100_000
 
 
-class StateSecretError(ValueError):
-    """The configured secret is missing or too weak to start with."""
-
-
 def state_security(
     secret_env: str | None, ttl: float = DEFAULT_STATE_TTL, environ: Mapping[str, str] | None = None
 ) -> RequestStateSecurity:
-    """The sealing policy: a shared secret from the environment, or a random key per process."""
-    environ = os.environ if environ is None else environ
-    name = secret_env or STATE_SECRET_ENV
-    secret = environ.get(name, "")
+    """The sealing policy: a shared secret from the environment, or a random key per process.
+
+    Raises `StateSecretError` for a secret the command line names and the environment lacks,
+    or one too weak to start with."""
+    secret = state_secret(secret_env, environ)
     if not secret:
-        if secret_env:
-            raise StateSecretError(f"--state-secret-env names {name}, which is unset or empty")
         return RequestStateSecurity.ephemeral(ttl=ttl)
-    if len(secret.encode()) < 32:
-        raise StateSecretError(
-            f"{name} must hold at least 32 bytes of random secret "
-            '(python -c "import secrets; print(secrets.token_hex(32))")'
-        )
     return RequestStateSecurity(keys=[secret], ttl=ttl)
 
 

@@ -3,7 +3,9 @@
 Each attack runs on both paths a call can take: the fast path (a plain `tools/call`) and the
 SDK's (the same call with an empty `_meta`, which the fast path leaves to the SDK). They must
 answer alike, and the server must end as asked: at end of input or on SIGTERM, with the
-calls in flight answered and exit status 0.
+calls in flight answered and exit status 0. The server starts as a generated one does
+(`boot.main`): loaded at once, or (`warming`) loading for a second while the session opens,
+so that the attacks meet the hand-over to the SDK.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tests.unit.runtime.stdio_session import INITIALIZE, INITIALIZED
 SERVER = Path(__file__).with_name("adversary_server.py")
 SECRET = "s3cret-Pa55word"
 PATHS = ["fast", "sdk"]
+WARM_UP = 1.0  # seconds a `warming` server takes to load
 
 
 def call(request_id: Any, name: str, arguments: Any, path: str, **extra: Any) -> dict[str, Any]:
@@ -46,7 +49,7 @@ def cancel(request_id: Any) -> dict[str, Any]:
 class Server:
     """The server process; every line it writes is collected by a thread."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, warm_up: float = 0) -> None:
         # A file, not a pipe: a log nobody reads must never make the server wait.
         self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
@@ -54,7 +57,7 @@ class Server:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
-            env={**os.environ, SECRET_ENV: SECRET},
+            env={**os.environ, SECRET_ENV: SECRET, "ADVERSARY_WARM_UP": str(warm_up)},
         )
         self.lines: list[dict[str, Any]] = []
         self._arrived = threading.Condition()
@@ -111,9 +114,9 @@ class Server:
         return self.log.read().decode(errors="replace")
 
 
-@pytest.fixture
-def server() -> Iterator[Server]:
-    opened = Server()
+@pytest.fixture(params=["loaded", "warming"])
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    opened = Server(warm_up=WARM_UP if request.param == "warming" else 0)
     try:
         yield opened
     finally:
@@ -376,5 +379,35 @@ def test_a_long_line_among_short_ones_is_refused_alone(path: str) -> None:
         assert opened.answer(12)["result"]["content"][0]["text"] == "1.5"
         assert opened.answers(11) == []
         assert [line["error"]["code"] for line in opened.answers(None)] == [-32600]
+    finally:
+        opened.close()
+
+
+def test_a_server_that_cannot_load_says_so_and_exits_1() -> None:
+    done = subprocess.run(
+        [sys.executable, str(SERVER)],
+        input=(json.dumps(INITIALIZE) + "\n").encode(),
+        capture_output=True,
+        env={**os.environ, "ADVERSARY_LOAD_FAILS": "1", "ADVERSARY_WARM_UP": "0.5"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert b"cannot serve: loading the server failed" in done.stderr
+    assert b"No module named 'mcp.server'" in done.stderr
+    # The handshake was answered while it loaded; nothing else reached stdout.
+    assert [json.loads(line)["id"] for line in done.stdout.splitlines()] == [0]
+
+
+def test_requests_that_need_the_sdk_wait_for_it_and_the_session_goes_on() -> None:
+    opened = Server(warm_up=WARM_UP)
+    try:
+        started = time.monotonic()
+        opened.send({"jsonrpc": "2.0", "id": "list", "method": "tools/list"})
+        assert opened.answer("list")["result"]["tools"]
+        listed = time.monotonic() - started
+        opened.send(call(1, "odd", {"what": "int"}, "fast"), call(2, "odd", {"what": "int"}, "sdk"))
+        assert _text(opened.answer(1)) == _text(opened.answer(2)) == "7"
+        assert listed < WARM_UP  # answered before the server was loaded
     finally:
         opened.close()

@@ -18,10 +18,9 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-logger = logging.getLogger(__name__)
+from .boot import DEFAULT_WORKERS
 
-DEFAULT_WORKERS = 16
-DEFAULT_TIMEOUT = 60.0
+logger = logging.getLogger(__name__)
 
 
 class PoolSaturated(Exception):

@@ -10,11 +10,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, Protocol, TypeAlias, TypeGuard, TypeVar
+from typing import Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 import anyio
 from mcp.server import ServerRequestContext
@@ -40,10 +39,14 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
+from .boot import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
 from .context import Context, InputRequired, LogLevels
 from .errors import ErrorPolicy, ToolError, shortened
-from .limits import DEFAULT_TIMEOUT, PoolSaturated, Raised, WorkerPool
-from .results import DEFAULT_MAX_RESULT_BYTES, NotJson, error_result, finished, plain_json
+from .limits import PoolSaturated, Raised, WorkerPool
+from .results import NotJson, error_result, finished, plain_json
+from .table import LazyTool as LazyTool  # noqa: PLC0414  (re-exported for older tool tables)
+from .table import ToolCode as ToolCode  # noqa: PLC0414
+from .table import as_plain_json, to_json
 from .validation import SchemaCheck, off_loop_if
 
 logger = logging.getLogger(__name__)
@@ -60,14 +63,6 @@ NOT_IMPLEMENTED = "is not implemented yet"
 MAX_PROBLEMS = 20
 PROBLEM_LIMIT = 300
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
-
-
-class ToolCode(NamedTuple):
-    """What a tool runs: its arguments' model, the user's handler, its result's model."""
-
-    input_model: type[BaseModel]
-    handler: Handler
-    output_model: type[BaseModel] | None = None
 
 
 class ToolEntry(Protocol):
@@ -110,27 +105,6 @@ class ToolSpec(Generic[ModelT]):
         return ToolCode(self.input_model, self.handler, self.output_model)
 
 
-@dataclass(frozen=True)
-class LazyTool:
-    """A tool whose handler module (and with it its models) is imported on its first call:
-    a server starts, and answers tools/list, without importing code no request needs yet.
-
-    `load` raises what the import raises; the dispatcher turns that into the call's tool error
-    and tries again on the next call.
-    """
-
-    definition: Mapping[str, Any]
-    load: Callable[[], ToolCode]
-    handler_path: str
-    timeout: float | None = None
-    confirm: bool = False
-    scopes: tuple[str, ...] = ()
-
-    @property
-    def name(self) -> str:
-        return str(self.definition["name"])
-
-
 class HandlerTimedOut(Exception):
     """The handler ran past the tool's `timeout` (not a TimeoutError the handler raised)."""
 
@@ -153,25 +127,6 @@ class CallPolicy:
 
     def timeout_of(self, spec: ToolEntry) -> float | None:
         return spec.timeout or self.default_timeout
-
-
-def _to_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _is_plain_json(value: object) -> bool:
-    """True if `value` is made of dicts with string keys, lists, strings, numbers, booleans
-    and None only (exact types, no subclasses): what `json.loads` gives back for its text."""
-    if type(value) is dict:
-        return all(type(k) is str and _is_plain_json(v) for k, v in value.items())
-    if type(value) is list:
-        return all(_is_plain_json(item) for item in value)
-    return value is None or type(value) in (str, int, float, bool)
-
-
-def _as_plain_json(definition: Mapping[str, Any]) -> Any:
-    """`definition` itself when it is plain JSON, else a plain JSON copy of it."""
-    return definition if _is_plain_json(definition) else json.loads(_to_json(definition))
 
 
 def _is_content_list(outcome: object) -> TypeGuard[Sequence[ContentBlock]]:
@@ -275,7 +230,7 @@ class CompiledTool:
             return self._structured(data, None)
         if data is None:
             return CallToolResult(content=[])
-        text = data if isinstance(data, str) else _to_json(data)
+        text = data if isinstance(data, str) else to_json(data)
         return CallToolResult(content=[TextContent(type="text", text=text)])
 
     def _content_result(self, blocks: Sequence[ContentBlock]) -> CallToolResult:
@@ -313,7 +268,7 @@ class CompiledTool:
                 f"Tool {self.spec.name!r} returned a result that does not match its output "
                 "schema:\n" + "\n".join(f"- {p}" for p in problems)
             )
-        blocks = content or [TextContent(type="text", text=_to_json(data))]
+        blocks = content or [TextContent(type="text", text=to_json(data))]
         return CallToolResult(content=blocks, structured_content=data)
 
 
@@ -327,7 +282,7 @@ class Dispatcher:
         # tools/list answers with these very objects. A table's definitions are plain JSON
         # already (dict literals), so they are published as they are: a copy of each would
         # hold a second tool table in memory for the server's life (MBs at 200 tools).
-        self._published: list[Any] = [_as_plain_json(spec.definition) for spec in tools]
+        self._published: list[Any] = [as_plain_json(spec.definition) for spec in tools]
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self._tools.get(name)

@@ -4,29 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from mcp.server import Server
 
-from everything._generated import SERVER_NAME, SERVER_VERSION, serve
+from everything._generated import launch, serve
 from everything._generated.catalog_table import CATALOG
 from everything._generated.runtime import Dispatcher
 from everything._generated.tools import TOOLS
 
-SERVER = serve.ServerInfo(
-    name=SERVER_NAME,
-    version=SERVER_VERSION,
-    script="everything-server",
-    description="The conformance suite's reference fixtures, as an mcpgen project",
-    instructions=None,
-    required_env=(),
-    env_defaults={},
-    secret_env=(),
-    env=(),
-    debug=False,
-    timeout=None,
-    catalog=CATALOG,
-)
+SERVER = replace(launch.SERVER, catalog=CATALOG)
 
 dispatcher = Dispatcher(TOOLS)
 
@@ -37,5 +25,5 @@ def build_server() -> Server[Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console script entry point."""
+    """Entry point with everything loaded first (the console script is `launch.main`)."""
     serve.main(SERVER, dispatcher, argv)

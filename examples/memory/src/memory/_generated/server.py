@@ -8,23 +8,11 @@ from typing import Any
 
 from mcp.server import Server
 
-from memory._generated import SERVER_NAME, SERVER_VERSION, serve
+from memory._generated import launch, serve
 from memory._generated.runtime import Dispatcher
 from memory._generated.tools import TOOLS
 
-SERVER = serve.ServerInfo(
-    name=SERVER_NAME,
-    version=SERVER_VERSION,
-    script="memory-server",
-    description="A knowledge graph that remembers entities, relations and observations.",
-    instructions=None,
-    required_env=(),
-    env_defaults={},
-    secret_env=(),
-    env=(),
-    debug=False,
-    timeout=None,
-)
+SERVER = launch.SERVER
 
 dispatcher = Dispatcher(TOOLS)
 
@@ -35,5 +23,5 @@ def build_server() -> Server[Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console script entry point."""
+    """Entry point with everything loaded first (the console script is `launch.main`)."""
     serve.main(SERVER, dispatcher, argv)

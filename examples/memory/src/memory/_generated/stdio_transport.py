@@ -17,7 +17,6 @@ import json
 import logging
 import os
 import signal
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -37,9 +36,12 @@ from mcp.types import (
     jsonrpc_message_adapter,
 )
 
+from .boot import Rest
+from .boot import claimed_stdio as claimed_stdio  # noqa: PLC0414  (re-exported for callers)
 from .http_options import DEFAULT_MAX_BODY_BYTES
 from .stdio import error_for, too_long
 from .stdio_fast_path import FastPath
+from .table import encode_json
 
 logger = logging.getLogger(__name__)
 
@@ -53,67 +55,40 @@ DRAIN_SECONDS = 30.0
 Inbound = SessionMessage | Exception
 
 
-@contextlib.contextmanager
-def claimed_stdio() -> Iterator[tuple[int, int]]:
-    """Private copies of fd 0 and fd 1 for the protocol, for the duration.
-
-    Meanwhile fd 0 reads the null device and fd 1 (and `sys.stdout`) writes to stderr, so a
-    handler's `print`, a C library or a child process cannot corrupt the protocol stream.
-    """
-    sys.stdout.flush()
-    read_fd, write_fd = os.dup(0), os.dup(1)  # not inherited by children (PEP 446)
-    saved_stdout = sys.stdout
-    try:
-        _point(0, os.open(os.devnull, os.O_RDONLY))
-        try:
-            os.dup2(2, 1)
-        except OSError:  # no stderr: stray output is dropped instead
-            _point(1, os.open(os.devnull, os.O_WRONLY))
-        sys.stdout = sys.stderr
-        yield read_fd, write_fd
-    finally:
-        sys.stdout = saved_stdout
-        for fd, private in ((0, read_fd), (1, write_fd)):
-            with contextlib.suppress(OSError):
-                os.dup2(private, fd)
-            os.close(private)
-
-
-def _point(fd: int, target: int) -> None:
-    os.dup2(target, fd)
-    os.close(target)
-
-
-async def serve_fds(
+async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
     server: Server[Any],
     read_fd: int,
     write_fd: int,
     fast: FastPath | None = None,
     max_line: int = DEFAULT_MAX_BODY_BYTES,
+    *,
+    opening: Rest | None = None,
 ) -> None:
     """Serve one connection reading `read_fd` and writing `write_fd` until the input ends.
 
     When the input ends, calls still running are answered (for up to `DRAIN_SECONDS`) before
     the server stops. Neither descriptor is closed. A line longer than `max_line` bytes is
-    answered with an error and dropped without being held.
+    answered with an error and dropped without being held. `opening`: the session so far,
+    answered by `boot` (its handshake is replayed, then its unread input comes first).
     """
     to_server, server_reads = anyio.create_memory_object_stream[Inbound](QUEUE)
     server_writes, to_writer = anyio.create_memory_object_stream[SessionMessage](QUEUE)
     pending = _Pending()
     async with await _Output.open(write_fd) as output, anyio.create_task_group() as tasks:
-        writer = _Writer(to_writer, output, pending, fast)
+        writer = _Writer(to_writer, output, pending, fast, opening)
         tasks.start_soon(writer.run)
         reading, input_open = anyio.CancelScope(), anyio.CancelScope()
         inbound = _Inbound(to_server, server_writes.clone(), pending, fast, max_line)
+        source = _Source(read_fd, opening, writer.replayed)
         with _sigterm_ends(input_open):
             if fast is None:
-                tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open, max_line)
+                tasks.start_soon(_read_loop, reading, source, inbound, input_open, max_line)
                 await server.run(
                     server_reads, server_writes, server.create_initialization_options()
                 )
             else:
                 async with fast.serving(server_writes.clone(), writer.write_now):
-                    tasks.start_soon(_read_loop, reading, read_fd, inbound, input_open, max_line)
+                    tasks.start_soon(_read_loop, reading, source, inbound, input_open, max_line)
                     await server.run(
                         server_reads, server_writes, server.create_initialization_options()
                     )
@@ -250,9 +225,41 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
+class _Source:
+    """The input: the session `boot` opened (its handshake, then what it left unread), if
+    any, then the descriptor, unless the input ended during the opening."""
+
+    def __init__(self, fd: int, opening: Rest | None, replayed: anyio.Event) -> None:
+        self.fd = fd
+        self.opening = opening
+        self.replayed = replayed  # set when the answer to the replayed `initialize` is dropped
+
+    async def replay(self, inbound: _Inbound) -> None:
+        """Bring the SDK's session to where the opening left it, one step at a time, as a
+        client would: `initialize`, its answer (dropped by the writer), `initialized`."""
+        if self.opening is None:
+            return
+        for line in self.opening.replay:
+            await inbound.accept(line)
+            # The SDK answers `initialize` before it reads on; the bound is for a session
+            # that never does, which then goes on as it can.
+            with anyio.move_on_after(DRAIN_SECONDS):
+                await self.replayed.wait()
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        if self.opening is not None:
+            yield self.opening.unread
+            # A SIGTERM before the SDK's session watched for it ends the input here: what
+            # was read before it is answered, as the calls in flight at a SIGTERM are.
+            if self.opening.ended or self.opening.terminated():
+                return
+        async for chunk in _chunks(self.fd):
+            yield chunk
+
+
 async def _read_loop(
     scope: anyio.CancelScope,
-    fd: int,
+    source: _Source,
     inbound: _Inbound,
     input_open: anyio.CancelScope,
     max_line: int,
@@ -260,8 +267,9 @@ async def _read_loop(
     async with inbound.to_server, inbound.to_writer:
         with scope:
             with input_open:  # cancelled: the input ends here (SIGTERM), as at end of file
+                await source.replay(inbound)
                 lines = _Lines(max_line)
-                async for chunk in _chunks(fd):
+                async for chunk in source.chunks():
                     for line in lines.feed(chunk):
                         await inbound.accept(line)
                 for line in lines.end():  # a last unended line
@@ -446,6 +454,7 @@ class _Writer:
         output: _Output,
         pending: _Pending,
         fast: FastPath | None,
+        opening: Rest | None = None,
     ) -> None:
         self._answers = answers
         self._output = output
@@ -453,6 +462,9 @@ class _Writer:
         self._fast = fast
         self._encoder = Encoder()
         self._broken = False
+        # The replayed `initialize`, whose answer the client has had already.
+        self._replay: Rest | None = opening if opening and opening.replay else None
+        self.replayed = anyio.Event()
 
     def write_now(self, message: JSONRPCResponse | JSONRPCError) -> bool:
         """Write `message` now if nothing is queued before it; False when it must be queued."""
@@ -461,9 +473,30 @@ class _Writer:
         # written earlier is still on its way out (order is kept, as for queued answers).
         if self._broken or queue.current_buffer_used or not queue.tasks_waiting_receive:
             return False
-        if not self._output.write_nowait(self._encoder.encode(message)):
+        data = self._encoder.encode(message)
+        if self._dropped(message, data):
+            return True
+        if not self._output.write_nowait(data):
             return False
         self._sent([message])
+        return True
+
+    def _dropped(self, message: Any, data: bytes) -> bool:
+        """True for the SDK's answer to the replayed `initialize` (then taken as sent)."""
+        replay = self._replay
+        if replay is None or not isinstance(message, (JSONRPCResponse, JSONRPCError)):
+            return False
+        if message.id != replay.replay_id or type(message.id) is not type(replay.replay_id):
+            return False
+        self._replay = None
+        if data != replay.answered:
+            logger.warning(
+                "the handshake answered at start-up differs from the SDK's: %r, then %r",
+                replay.answered,
+                data,
+            )
+        self._sent([message])
+        self.replayed.set()
         return True
 
     def _sent(self, messages: list[Any]) -> None:
@@ -484,8 +517,12 @@ class _Writer:
                         batch.append(answers.receive_nowait())
                     except (anyio.WouldBlock, anyio.EndOfStream):
                         break
-                data = b"".join(self._encoder.encode(item.message) for item in batch)
-                self._sent([item.message for item in batch])
+                encoded = [(item.message, self._encoder.encode(item.message)) for item in batch]
+                kept = [(m, d) for m, d in encoded if not self._dropped(m, d)]
+                data = b"".join(d for _, d in kept)
+                self._sent([m for m, _ in kept])
+                if not data:
+                    continue
                 if self._broken:
                     continue  # keep taking answers, so the server never waits on a dead pipe
                 try:
@@ -528,12 +565,6 @@ class Encoder:
             + b'"tools":'
             + (self._tools_json + b"}}\n")
         )
-
-
-def encode_json(value: object) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode(
-        "utf-8", "backslashreplace"
-    )
 
 
 def encode(message: Any) -> bytes:

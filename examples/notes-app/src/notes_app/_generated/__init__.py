@@ -6,9 +6,16 @@ Handlers import from here: `ToolError` (its message is the tool's error text), `
 questions `ctx.ask` takes several of at once (`Elicit`, `Sample`, `ListRoots`).
 """
 
-from .context import Context
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import ToolError
-from .questions import Elicit, ListRoots, Sample
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .questions import Elicit, ListRoots, Sample
 
 SERVER_NAME = "notes-app"
 SERVER_VERSION = "0.3.0"
@@ -23,3 +30,18 @@ __all__ = [
     "ToolError",
     "__version__",
 ]
+# Loaded on first use: the server answers a client's first requests before the SDK, which
+# these need, is loaded (see `boot`).
+_LAZY = {
+    "Context": ".context",
+    "Elicit": ".questions",
+    "ListRoots": ".questions",
+    "Sample": ".questions",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)

@@ -17,9 +17,6 @@ from pydantic import ConfigDict, TypeAdapter
 
 from .errors import Redactor
 
-DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024
-
-
 # Non-finite floats are kept as they are, to be refused below rather than sent as `null`.
 _JSON_CONFIG = ConfigDict(ser_json_bytes="base64", ser_json_inf_nan="constants")
 _ANY = TypeAdapter[Any](Any, config=_JSON_CONFIG)

@@ -4,29 +4,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from mcp.server import Server
 
-from notes_app._generated import SERVER_NAME, SERVER_VERSION, serve
+from notes_app._generated import launch, serve
 from notes_app._generated.catalog_table import CATALOG
 from notes_app._generated.runtime import Dispatcher
 from notes_app._generated.tools import TOOLS
 
-SERVER = serve.ServerInfo(
-    name=SERVER_NAME,
-    version=SERVER_VERSION,
-    script="notes-app-server",
-    description="Shared notebooks with threaded comments.",
-    instructions=None,
-    required_env=(),
-    env_defaults={},
-    secret_env=(),
-    env=(),
-    debug=False,
-    timeout=None,
-    catalog=CATALOG,
-)
+SERVER = replace(launch.SERVER, catalog=CATALOG)
 
 dispatcher = Dispatcher(TOOLS)
 
@@ -37,5 +25,5 @@ def build_server() -> Server[Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console script entry point."""
+    """Entry point with everything loaded first (the console script is `launch.main`)."""
     serve.main(SERVER, dispatcher, argv)

@@ -8,23 +8,11 @@ from typing import Any
 
 from mcp.server import Server
 
-from weather._generated import SERVER_NAME, SERVER_VERSION, serve
+from weather._generated import launch, serve
 from weather._generated.runtime import Dispatcher
 from weather._generated.tools import TOOLS
 
-SERVER = serve.ServerInfo(
-    name=SERVER_NAME,
-    version=SERVER_VERSION,
-    script="weather-server",
-    description="Forecasts and weather alerts (deterministic example data, no network).",
-    instructions="Use get_forecast for a city's forecast over the next days and get_alerts for active weather alerts in a US state. Temperatures follow the requested units.",
-    required_env=(),
-    env_defaults={},
-    secret_env=("WEATHER_API_KEY",),
-    env=("WEATHER_API_KEY",),
-    debug=False,
-    timeout=None,
-)
+SERVER = launch.SERVER
 
 dispatcher = Dispatcher(TOOLS)
 
@@ -35,5 +23,5 @@ def build_server() -> Server[Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Console script entry point."""
+    """Entry point with everything loaded first (the console script is `launch.main`)."""
     serve.main(SERVER, dispatcher, argv)
