@@ -95,7 +95,14 @@ def _compile(schema: object) -> Predicate:
         return _ALWAYS
     if len(checks) == 1:
         return checks[0]
-    return lambda v: all(check(v) for check in checks)
+
+    def every(v: object) -> bool:
+        for check in checks:
+            if not check(v):
+                return False
+        return True
+
+    return every
 
 
 def _ALWAYS(_: object) -> bool:
@@ -109,7 +116,14 @@ def _type(value: object, _: Mapping[str, Any]) -> Predicate:
     tests = [_TYPES[n] for n in names]
     if len(tests) == 1:
         return tests[0]
-    return lambda v: any(test(v) for test in tests)
+
+    def some(v: object) -> bool:
+        for test in tests:
+            if test(v):
+                return True
+        return False
+
+    return some
 
 
 def _choices(value: object) -> frozenset[str | None]:
@@ -154,7 +168,10 @@ def _properties(value: object, _: Mapping[str, Any]) -> Predicate:
     def test(v: object) -> bool:
         if not isinstance(v, dict):
             return True
-        return all(check(v[name]) for name, check in checked if name in v)
+        for name, check in checked:
+            if name in v and not check(v[name]):
+                return False
+        return True
 
     return test
 
@@ -163,7 +180,15 @@ def _required(value: object, _: Mapping[str, Any]) -> Predicate:
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         raise NotPlain
     names = tuple(value)
-    return lambda v: not isinstance(v, dict) or all(name in v for name in names)
+
+    def test(v: object) -> bool:
+        if isinstance(v, dict):
+            for name in names:
+                if name not in v:
+                    return False
+        return True
+
+    return test
 
 
 def _additional(value: object, schema: Mapping[str, Any]) -> Predicate:
@@ -178,7 +203,10 @@ def _additional(value: object, schema: Mapping[str, Any]) -> Predicate:
     def test(v: object) -> bool:
         if not isinstance(v, dict):
             return True
-        return all(check(v[key]) for key in v if key not in known)
+        for key, item in v.items():
+            if key not in known and not check(item):
+                return False
+        return True
 
     return test
 
@@ -187,7 +215,15 @@ def _items(value: object, _: Mapping[str, Any]) -> Predicate:
     if isinstance(value, list):
         raise NotPlain  # draft 7's tuple form: `prefixItems` in 2020-12
     check = _compile(value)
-    return lambda v: not isinstance(v, list) or all(check(item) for item in v)
+
+    def test(v: object) -> bool:
+        if isinstance(v, list):
+            for item in v:
+                if not check(item):
+                    return False
+        return True
+
+    return test
 
 
 _KEYWORDS: dict[str, Callable[[Any, Mapping[str, Any]], Predicate]] = {
