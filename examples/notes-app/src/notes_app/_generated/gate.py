@@ -94,7 +94,7 @@ class Gate:
             return
         if self.tool_scopes and not await self._scopes_allow(scope, body, send):
             return
-        replay = _replaying(body, receive)
+        replay = replaying(body, receive)
         if not _has_header(scope, SESSION_HEADER) and self.limits.max_sessions_per_client:
             await self._opening(scope, replay, send)
             return
@@ -226,7 +226,8 @@ def _has_header(scope: Scope, name: bytes) -> bool:
     return _header(scope, name) is not None
 
 
-def _replaying(body: bytes, receive: Receive) -> Receive:
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """`receive` for an app after `body` was read: the body once, then what `receive` says."""
     sent = False
 
     async def replay() -> Message:

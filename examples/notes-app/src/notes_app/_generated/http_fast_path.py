@@ -41,8 +41,9 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from .gate import replaying
 from .http_options import HttpOptions
 from .runtime import Dispatcher
 from .stdio_fast_path import PlainAnswers
@@ -87,7 +88,7 @@ class StatelessFastPath:
         body = await request.body()
         message = self._plain(body)
         if message is None:
-            await self._sdk(scope, _replaying(body, receive), send)
+            await self._sdk(scope, replaying(body, receive), send)
             return
         response: Response
         if self._json_response:
@@ -143,19 +144,6 @@ class StatelessFastPath:
         if isinstance(message, JSONRPCRequest) and self._answers.plain(message):
             return message
         return None
-
-
-def _replaying(body: bytes, receive: Receive) -> Receive:
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 def install(
