@@ -55,7 +55,7 @@ def check_project(manifest_path: Path) -> CheckReport:
     with project_session(root) as recovered:
         prepared = prepare(root, manifest_path=manifest_path, manifest=manifest)
     manifest = prepared.manifest  # with the Python names on record (stable through renames)
-    old_packages = find_old_packages(root, manifest)
+    old_packages = find_old_packages(root, manifest.package)
     handlers = [f for f in prepared.plan.by_owner("user") if f.tool or f.catalog]
     handler_count = len([f for f in handlers if Path(f.path).parent.name == "handlers"])
     return CheckReport(

@@ -255,8 +255,7 @@ def keep_user_paths(plan: RenderPlan, previous: State | None, manifest: Manifest
     return RenderPlan(tuple(sorted(files, key=lambda f: f.path)))
 
 
-def generated_by_mcpgen(directory: Path) -> bool:
-    """Whether `directory` holds a module with mcpgen's header."""
+def _generated_by_mcpgen(directory: Path) -> bool:
     from mcpgen.header import GENERATED_HEADER_TEXT
 
     for file in directory.glob("*.py"):
@@ -269,8 +268,9 @@ def generated_by_mcpgen(directory: Path) -> bool:
     return False
 
 
-def find_old_packages(root: Path, manifest: Manifest) -> tuple[str, ...]:
-    """`src/<name>` packages mcpgen generated before the manifest's `package:` changed.
+def find_old_packages(root: Path, package: str) -> tuple[str, ...]:
+    """`src/<name>` packages mcpgen generated before the manifest's `package:` changed to
+    `package`.
 
     Recognised by a `_generated/` folder whose modules carry mcpgen's header, so a package of
     the user's own next to the server is never reported.
@@ -281,7 +281,7 @@ def find_old_packages(root: Path, manifest: Manifest) -> tuple[str, ...]:
     return tuple(
         f"src/{folder.name}"
         for folder in sorted(source.iterdir())
-        if folder.name != manifest.package and generated_by_mcpgen(folder / "_generated")
+        if folder.name != package and _generated_by_mcpgen(folder / "_generated")
     )
 
 
@@ -309,7 +309,7 @@ def find_orphans(
     """
     owned = {f.path for f in plan.files}  # a generated test (test_contract.py) is no orphan
     if old_packages is None:
-        old_packages = find_old_packages(root, manifest)
+        old_packages = find_old_packages(root, manifest.package)
     handler_dirs = orphan_folders(manifest, plan, old_packages)
     skip = owned | set(leaving)
     orphans: set[str] = set()

@@ -302,7 +302,7 @@ def _generate(
             ) from None
         written = bool(applied.changes)
     leaving = [a.source for a in applied.changes if a.source is not None and not written]
-    old_packages = find_old_packages(root, prepared.manifest)
+    old_packages = find_old_packages(root, prepared.manifest.package)
     orphans = find_orphans(
         root, prepared.manifest, prepared.plan, leaving=leaving, old_packages=old_packages
     )
@@ -357,7 +357,7 @@ def _read_or_none(path: Path) -> bytes | None:
 
 def _proven_report(root: Path, mode: Mode, outcome: run_cache.Outcome) -> GenerateReport:
     """The report of a run that `run_cache` proved would change nothing."""
-    kept = tuple(apply.Action("keep", path, owner) for path, owner in outcome.kept)  # type: ignore[arg-type]
+    kept = tuple(apply.Action("keep", path, owner) for path, owner in outcome.kept)
     return GenerateReport(
         root,
         mode,
@@ -417,7 +417,7 @@ def _remember(root: Path, seen: _Seen, prepared: Prepared, report: GenerateRepor
     )
 
     def still_true() -> bool:
-        old_packages = find_old_packages(root, manifest)
+        old_packages = find_old_packages(root, manifest.package)
         orphans = find_orphans(root, manifest, plan, old_packages=old_packages)
         return old_packages == report.old_packages and orphans == report.orphans
 

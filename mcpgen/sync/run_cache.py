@@ -27,14 +27,19 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from mcpgen import __version__
 from mcpgen.errors import Diagnostic
+from mcpgen.sync.changes import find_old_packages
+from mcpgen.write import journal
+
+if TYPE_CHECKING:
+    from mcpgen.write.apply import ActionOwner
 
 DISABLE_ENV = "MCPGEN_NO_RUN_CACHE"
 CACHE_ENV = "MCPGEN_CACHE_DIR"
@@ -70,13 +75,13 @@ def cache_dir() -> Path:
 
 @dataclass(frozen=True)
 class Inputs:
-    """What a run read, as the run saw it; `expected` maps each observed path to its digest."""
+    """What a run read, as the run saw it."""
 
     manifest_arg: str  # the manifest path as the caller gave it: diagnostics quote it
     manifest_sha: str
     contents: Mapping[str, str | None]  # project path → sha256 of the bytes it used (None: absent)
-    presence: Iterable[str]  # user files: only whether they exist counts
-    folders: Iterable[str]  # folders whose listing decides orphans and old packages
+    presence: Collection[str]  # user files: only whether they exist counts
+    folders: Collection[str]  # folders whose listing decides orphans and old packages
     package: str
 
 
@@ -88,17 +93,18 @@ class Outcome:
     warnings: tuple[Diagnostic, ...]
     orphans: tuple[str, ...]
     old_packages: tuple[str, ...]
-    kept: tuple[tuple[str, str], ...]  # (path, owner) of every file the run kept
+    kept: tuple[tuple[str, ActionOwner], ...]  # (path, owner) of every file the run kept
 
 
-def sha256_file(path: Path) -> str | None:
-    """The digest of a regular file's bytes; a symlink or anything else is told apart."""
+def _observed(path: Path) -> str | None:
+    """The digest the state file would record for `path`, or where it points if it is a
+    symlink (the run wrote a regular file there), or None when it cannot be read."""
     try:
         if path.is_symlink():
             return f"symlink:{os.readlink(path)}"
-        return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
+    return journal.sha_of(path)
 
 
 @lru_cache(maxsize=1)
@@ -155,20 +161,6 @@ def _listing(root: Path, folder: str) -> list[list[object]]:
     return [[e.name, e.is_dir(), e.is_symlink()] for e in entries if e.name != "__pycache__"]
 
 
-def _old_package_marks(root: Path, package: str) -> list[list[object]]:
-    """Per folder of src/ other than the package: does it hold mcpgen-generated output."""
-    from mcpgen.sync.changes import generated_by_mcpgen
-
-    source = root / "src"
-    if not source.is_dir():
-        return []
-    return [
-        [entry.name, generated_by_mcpgen(entry / "_generated")]
-        for entry in sorted(source.iterdir())
-        if entry.name != package
-    ]
-
-
 def _parents(paths: Iterable[str]) -> list[str]:
     folders = {""}
     for path in paths:
@@ -185,7 +177,7 @@ def _fingerprint(root: Path, inputs: Inputs, *, expected: bool) -> str:
         observed: Mapping[str, str | None] = inputs.contents
         presence = {p: [True, True] for p in inputs.presence}
     else:
-        observed = {path: sha256_file(root / path) for path in inputs.contents}
+        observed = {path: _observed(root / path) for path in inputs.contents}
         presence = {p: [os.path.lexists(root / p), (root / p).exists()] for p in inputs.presence}
     paths = [*inputs.contents, *inputs.presence]
     document = {
@@ -197,7 +189,7 @@ def _fingerprint(root: Path, inputs: Inputs, *, expected: bool) -> str:
         # A folder on the way that became a symlink can lead a write out of the project.
         "realpaths": [[f, os.path.realpath(root / f)] for f in _parents(paths)],
         "folders": [[f, _listing(root, f)] for f in sorted(set(inputs.folders))],
-        "old_packages": _old_package_marks(root, inputs.package),
+        "old_packages": find_old_packages(root, inputs.package),
     }
     return hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
 
@@ -299,6 +291,12 @@ def _prune(folder: Path) -> None:
         Path(entry.path).unlink(missing_ok=True)
 
 
+def _owner(value: object) -> ActionOwner:
+    if value not in OWNERS:
+        raise ValueError("bad owner")
+    return cast("ActionOwner", value)
+
+
 def _diagnostic_json(diagnostic: Diagnostic) -> list[object]:
     d = diagnostic
     return [d.file, d.line, d.col, d.path, d.message, d.level]
@@ -333,9 +331,7 @@ def _parse_record(record: Any) -> tuple[Inputs, Outcome, str]:
         if level not in ("error", "warning") or not isinstance(line, int):
             raise ValueError("bad diagnostic")
         warnings.append(Diagnostic(str(file), line, int(col), str(where), str(message), level))
-    kept = tuple((str(p), str(o)) for p, o in raw_outcome["kept"])
-    if any(owner not in OWNERS for _, owner in kept):
-        raise ValueError("bad owner")
+    kept = tuple((str(p), _owner(o)) for p, o in raw_outcome["kept"])
     outcome = Outcome(
         package=str(raw_outcome["package"]),
         warnings=tuple(warnings),
