@@ -169,22 +169,25 @@ class SchemaCheck:
     def _problems(self, instance: Any) -> list[str]:
         try:
             if self._plain is not None:
-                if self._plain(instance):
-                    return []
-                found = self.reference_problems(instance)
-                return found or ["$: refused: the validators disagree on these arguments"]
-            if self._fast is not None and self._fast.is_valid(instance):
+                accepted = self._plain(instance)
+            else:
+                accepted = self._fast is not None and self._fast.is_valid(instance)
+            if accepted:
                 return []
             found = self.reference_problems(instance)
-            if found or self._fast is None:
+            if found or (self._plain is None and self._fast is None):
                 return found
-            # The engines disagree: refuse, with the fast engine's reasons.
-            return _lines(
-                (list(error.instance_path), error.message)
-                for error in self._fast.iter_errors(instance)
-            ) or ["$: refused: the validators disagree on these arguments"]
+            # The judges disagree: refuse, with jsonschema-rs's reasons where it judged.
+            reasons = self._fast_reasons(instance)
+            return reasons or ["$: refused: the validators disagree on these arguments"]
         except Exception as exc:
             return [f"$: could not be checked ({type(exc).__name__}: {exc})"]
+
+    def _fast_reasons(self, instance: Any) -> list[str]:
+        if self._fast is None:
+            return []
+        errors = self._fast.iter_errors(instance)
+        return _lines((list(error.instance_path), error.message) for error in errors)
 
     def reference_problems(self, instance: Any) -> list[str]:
         """The reference verdict alone, in words (the slow path)."""
