@@ -24,14 +24,6 @@ import server_bench as sb
 FIGURES = ("initialize", "tools/list", "first call", "spawn to call", "RSS called", "RSS listed")
 
 
-def _first_tool(tools: list[dict[str, Any]]) -> str:
-    """A tool whose arguments may be empty: its first call needs no made-up values."""
-    for tool in tools:
-        if not tool["inputSchema"].get("required"):
-            return str(tool["name"])
-    raise SystemExit("no tool without required arguments in the 200-tool manifest")
-
-
 def _one(cmd: sb.ServerCmd, tool: str, arguments: dict[str, Any], settle: float) -> list[float]:
     start = time.perf_counter()
     session = sb.RawSession(cmd)
@@ -125,7 +117,14 @@ def main() -> None:
         if args.before_200:
             env = {"PYTHONPATH": args.before_200}
             cmds["before"] = sb.ServerCmd("before200", cmds["generated"].argv, env)
-        _run("200 tools", cmds, _first_tool(tools), {}, reps=args.reps, settle=args.settle)
+        _run(
+            "200 tools",
+            cmds,
+            sb.first_tool_without_arguments(tools),
+            {},
+            reps=args.reps,
+            settle=args.settle,
+        )
 
 
 if __name__ == "__main__":

@@ -9,17 +9,8 @@ import argparse
 import statistics
 import sys
 import time
-from typing import Any
 
 import server_bench as sb
-
-
-def _first_tool(tools: list[dict[str, Any]]) -> str:
-    """A tool whose arguments may be empty: its first call needs no made-up values."""
-    for tool in tools:
-        if not tool["inputSchema"].get("required"):
-            return str(tool["name"])
-    raise SystemExit("no tool without required arguments in the 200-tool manifest")
 
 
 def _one(cmd: sb.ServerCmd, tool: str) -> tuple[float, float, float]:
@@ -53,7 +44,7 @@ def main() -> None:
     import json
 
     tools = json.loads((sb.BIG / "tools.json").read_text(encoding="utf-8"))
-    tool = _first_tool(tools)
+    tool = sb.first_tool_without_arguments(tools)
     cmds = sb.big_servers()
     figures: dict[str, list[tuple[float, float, float]]] = {name: [] for name in cmds}
     for i in range(reps + 1):

@@ -149,6 +149,14 @@ def make_big_project(mcpgen_python: str) -> list[dict[str, Any]]:
     return tools
 
 
+def first_tool_without_arguments(tools: list[dict[str, Any]]) -> str:
+    """A tool of the 200 whose arguments may be empty: its first call needs no made-up values."""
+    for tool in tools:
+        if not tool["inputSchema"].get("required"):
+            return str(tool["name"])
+    raise SystemExit(f"no tool without required arguments in the {BIG_TOOLS}-tool manifest")
+
+
 def ensure_node() -> str | None:
     """`npm install @modelcontextprotocol/sdk zod` into .work/node once; why not, if it fails."""
     node, npm = shutil.which("node"), shutil.which("npm")
