@@ -139,20 +139,32 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def undo(root: Path, op: Op) -> str | None:
+def undo(root: Path, op: Op, kept: list[str]) -> str | None:
     """Put back what `op` changed, judging from the disk only; a problem left, or None.
 
-    Safe whether `op` ran fully, partly or not at all: each branch checks which it was.
+    Safe whether `op` ran fully, partly or not at all: each branch checks which it was. A file
+    mcpgen created that no longer holds exactly the bytes it wrote (the user saved into it in
+    place meanwhile) is left where it is and its path added to `kept`.
     """
     if op.kind == "rename":
         _undo_rename(root / (op.source or ""), root / op.path)
         return None
     if op.kind == "create":
-        temp, target = root / (op.temp or ""), root / op.path
-        if os.path.lexists(target) and os.path.lexists(temp) and _same(temp, target):
-            target.unlink()  # ours: still the staged inode (a file that won the race is not)
+        _undo_create(root, op, kept)
         return None
     return _undo_backed_up(root, op)
+
+
+def _undo_create(root: Path, op: Op, kept: list[str]) -> None:
+    temp, target = root / (op.temp or ""), root / op.path
+    if not (os.path.lexists(target) and os.path.lexists(temp) and _same(temp, target)):
+        return  # never linked, or a file that won the race: not ours to remove
+    # Still the staged inode, but an in-place save (`echo >>`, an editor that rewrites the
+    # file it opened) changes that inode's bytes too: only mcpgen's exact bytes may go.
+    if sha_of(target) != op.new:
+        kept.append(op.path)
+        return
+    target.unlink()
 
 
 def _undo_rename(source: Path, target: Path) -> None:
@@ -183,12 +195,30 @@ def _undo_backed_up(root: Path, op: Op) -> str | None:
     return None
 
 
-def rollback(root: Path, journal: Journal) -> list[str]:
-    """Undo every op (newest first), remove temps and new folders; problems left, if any."""
+@dataclass(frozen=True)
+class Rollback:
+    """What undoing a commit left: `problems` block it (the journal stays), `kept` do not
+    (files mcpgen created that hold the user's bytes now, left in place)."""
+
+    problems: list[str]
+    kept: list[str]
+
+
+def kept_line(path: str) -> str:
+    """The one line that says a file mcpgen created was kept by an undo."""
+    return (
+        f"Kept {path}: it was saved into after mcpgen created it, so undoing the write left "
+        "it in place"
+    )
+
+
+def rollback(root: Path, journal: Journal) -> Rollback:
+    """Undo every op (newest first), remove temps and new folders."""
     problems: list[str] = []
+    kept: list[str] = []
     for op in reversed(journal.ops):
         try:
-            problem = undo(root, op)
+            problem = undo(root, op, kept)
         except OSError as exc:  # keep going: put back as much as possible
             problem = f"{op.path}: {exc.strerror or exc}"
         if problem:
@@ -197,7 +227,7 @@ def rollback(root: Path, journal: Journal) -> list[str]:
         if op.temp is not None:
             with contextlib.suppress(OSError):
                 (root / op.temp).unlink()
-    return problems
+    return Rollback(problems, kept)
 
 
 def remove_dirs(root: Path, journal: Journal) -> None:
@@ -241,15 +271,23 @@ def recover(root: Path) -> str | None:
         return (
             f"Completed an interrupted write: every change had been made; leftovers removed{note}."
         )
-    problems = rollback(root, journal)
-    if problems:
+    undone = rollback(root, journal)
+    if undone.problems:
         raise McpgenError(
             "an interrupted write could not be fully undone: "
-            + "; ".join(problems)
+            + "; ".join(undone.problems)
             + f". Compare those files, keep what you want, then delete {JOURNAL_PATH}"
         )
     remove(root)
     remove_dirs(root, journal)
+    if undone.kept:
+        return "\n".join(
+            [
+                f"Recovered from an interrupted write: undid its {len(journal.ops)} step(s), "
+                "except for the file(s) below.",
+                *(kept_line(path) for path in undone.kept),
+            ]
+        )
     return (
         f"Recovered from an interrupted write: undid its {len(journal.ops)} step(s); "
         "the project is as it was before it."

@@ -327,11 +327,11 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
                 journal.save(root, Journal(planned.journal.ops, planned.journal.dirs, True))
     except BaseException as exc:
         with _signals_blocked():
-            problems = journal.rollback(root, planned.journal)
-            if not problems:
+            undone = journal.rollback(root, planned.journal)
+            if not undone.problems:
                 journal.remove(root)
                 journal.remove_dirs(root, planned.journal)
-        _raise_after_rollback(exc, problems, current)
+        _raise_after_rollback(exc, undone, current)
         raise
     try:
         with _signals_blocked():  # done: from here on a signal waits for the cleanup
@@ -343,19 +343,26 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
     return CommitResult(tuple(kept), tuple(backups))
 
 
-def _raise_after_rollback(exc: BaseException, problems: list[str], current: str) -> None:
-    if problems:
+def _raise_after_rollback(exc: BaseException, undone: journal.Rollback, current: str) -> None:
+    if undone.problems:
         raise McpgenError(
-            "writing failed and could not be fully undone: " + "; ".join(problems)
+            "writing failed and could not be fully undone: " + "; ".join(undone.problems)
         ) from None
+    # Files the user saved into after mcpgen created them stay: each is named on its own line.
+    kept = "".join(f"\n{journal.kept_line(path)}" for path in undone.kept)
     if isinstance(exc, Signalled):
         raise McpgenError(
-            f"interrupted by {exc}; every change was undone, nothing was written",
+            f"interrupted by {exc}; every change was undone, nothing was written{kept}",
             exit_code=128 + exc.signum,
         ) from None
     if isinstance(exc, McpgenError):
+        exc.message += kept
         return
     if isinstance(exc, OSError):
         raise McpgenError(
-            f"cannot write {current}: {_describe(exc)}; nothing was changed"
+            f"cannot write {current}: {_describe(exc)}; nothing was changed{kept}"
+        ) from None
+    if isinstance(exc, KeyboardInterrupt) and kept:
+        raise McpgenError(
+            f"Interrupted: every change was undone, nothing was written{kept}", exit_code=130
         ) from None
