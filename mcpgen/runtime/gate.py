@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import anyio
+import pydantic_core
 
 from .sessions import SessionBook
 
@@ -169,8 +170,10 @@ class Gate:
         return False
 
     def _needed_scopes(self, body: bytes) -> tuple[str, ...]:
+        # Read as the SDK reads it (depth, numbers, surrogates): what cannot be read here
+        # cannot be read there either, so a body this check skips is refused as unreadable.
         try:
-            message = json.loads(body)
+            message = pydantic_core.from_json(body)
         except ValueError:
             return ()  # the transport answers the parse error
         messages = message if isinstance(message, list) else [message]

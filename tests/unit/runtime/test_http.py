@@ -170,3 +170,20 @@ def test_default_allow_list_names_loopback_and_the_bind_address() -> None:
 
 def _sid(answer: Answer) -> str:
     return answer.headers["mcp-session-id"]
+
+
+@pytest.mark.parametrize("mode", ["none", "bearer"])
+def test_hostile_bodies_get_a_4xx_in_every_auth_mode(mode: str) -> None:
+    from tests.unit.runtime.test_oauth import HOSTILE_BODIES
+
+    args, env = (TOKEN_ARGS, TOKEN_ENV) if mode == "bearer" else ([], {})
+    with http_server(args, env) as server:
+        headers = {"content-type": "application/json", "accept": "application/json"}
+        for bearer in [None, TOKEN] if mode == "bearer" else [None]:
+            sent = {**headers, **({"authorization": f"Bearer {bearer}"} if bearer else {})}
+            for name, body in HOSTILE_BODIES.items():
+                answer = server.request("POST", body=body, headers=sent)
+                assert 400 <= answer.status < 500, (name, answer.status, answer.body[:200])
+        assert server.stop() == 0
+        assert server.process.stderr is not None
+        assert b"Traceback" not in server.process.stderr.read()

@@ -102,3 +102,29 @@ def test_the_handler_context_names_the_caller_and_scopes(server: HttpServer) -> 
     assert answer.status == 200
     caller = json.loads(answer.json()["result"]["content"][0]["text"])
     assert caller == {"subject": "alice", "scopes": ["read", "write"]}
+
+
+HOSTILE_BODIES = {
+    "deep-arrays": b"[" * 100_000 + b"]" * 100_000,
+    "deep-arguments": b'{"jsonrpc":"2.0","id":1,"method":"tools/call",'
+    b'"params":{"name":"admin_only","arguments":' + b"[" * 100_000 + b"]" * 100_000 + b"}}",
+    "deep-objects": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+    "huge-integer": b'{"jsonrpc":"2.0","id":' + b"9" * 100_000 + b',"method":"ping"}',
+    "huge-exponent": b'{"jsonrpc":"2.0","id":1e999999,"method":"ping"}',
+    "invalid-utf8": b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"\xff\xfe"}}',
+    "lone-surrogate": b'{"jsonrpc":"2.0","id":1,"method":"tools/call",'
+    b'"params":{"name":"admin_only\\ud800","arguments":{}}}',
+}
+
+
+@pytest.mark.parametrize("authenticated", [False, True], ids=["no-token", "token"])
+@pytest.mark.parametrize("body", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+def test_hostile_bodies_are_refused_never_a_500(
+    server: HttpServer, body: bytes, authenticated: bool
+) -> None:
+    headers = {"content-type": "application/json", "accept": "application/json"}
+    if authenticated:
+        headers["authorization"] = f"Bearer {token(scope='read')}"
+    answer = server.request("POST", body=body, headers=headers)
+    assert answer.status in ((400, 202) if authenticated else (401,)), answer.body[:200]
+    assert call(server, token(scope="read"), what="datetime").status == 200
