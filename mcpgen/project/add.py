@@ -1,13 +1,28 @@
-"""`mcpgen add tool`: append a tool skeleton to the manifest, keeping its comments and layout."""
+"""`mcpgen add tool`: append a tool skeleton to the manifest, keeping its comments and layout.
+
+The manifest is the user's file, and an editor may save it while `add` runs. The edit is
+written only over the exact bytes it was computed from (a transaction step that expects their
+hash, so an in-place save at any moment is caught and undone); when the file changed
+meanwhile, the entry is appended again to what the user saved. A read-only manifest means
+"do not modify": it is refused, never made writable.
+"""
 
 from __future__ import annotations
 
 import codecs
+import contextlib
+import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from mcpgen.errors import ManifestInvalid, McpgenError
-from mcpgen.write.atomic import write_atomic
+from mcpgen.write import transaction
+from mcpgen.write.state import sha256_hex
+
+# Saves by another program between the read and the write that `add` follows before it gives up.
+ATTEMPTS = 3
 
 
 def append_tool_to_manifest(manifest_path: Path, name: str, description: str | None = None) -> None:
@@ -16,13 +31,14 @@ def append_tool_to_manifest(manifest_path: Path, name: str, description: str | N
     from mcpgen.manifest import check_text, display_name
     from mcpgen.sync.add_tool import append_tool
 
-    bom, original = _read_text(manifest_path)
-    text = append_tool(original, name, description)  # keeps the file's line endings
-    manifest, diagnostics = check_text(text, display_name(manifest_path))
-    if manifest is None:
-        raise ManifestInvalid(diagnostics)
-    # A symlinked manifest: edit the file it points to, keep the link.
-    write_atomic(manifest_path.resolve(), bom + text.encode("utf-8"))
+    def edit(original: str) -> str:
+        text = append_tool(original, name, description)  # keeps the file's line endings
+        manifest, diagnostics = check_text(text, display_name(manifest_path))
+        if manifest is None:
+            raise ManifestInvalid(diagnostics)
+        return text
+
+    _edit_manifest(manifest_path, edit)
 
 
 def append_to_manifest(manifest_path: Path, key: str, entry: dict[str, Any], what: str) -> None:
@@ -31,12 +47,60 @@ def append_to_manifest(manifest_path: Path, key: str, entry: dict[str, Any], wha
     from mcpgen.manifest import check_text, display_name
     from mcpgen.sync.add_tool import append_entry
 
-    bom, original = _read_text(manifest_path)
-    text = append_entry(original, key, entry, what)
-    manifest, diagnostics = check_text(text, display_name(manifest_path), manifest_path.parent)
-    if manifest is None:
-        raise ManifestInvalid(diagnostics)
-    write_atomic(manifest_path.resolve(), bom + text.encode("utf-8"))
+    def edit(original: str) -> str:
+        text = append_entry(original, key, entry, what)
+        manifest, diagnostics = check_text(text, display_name(manifest_path), manifest_path.parent)
+        if manifest is None:
+            raise ManifestInvalid(diagnostics)
+        return text
+
+    _edit_manifest(manifest_path, edit)
+
+
+def _edit_manifest(manifest_path: Path, edit: Callable[[str], str]) -> None:
+    """Replace the manifest's text with `edit(text)`, never over bytes `edit` did not see."""
+    # A symlinked manifest: edit the file it points to, keep the link.
+    real = manifest_path.resolve()
+    for _ in range(ATTEMPTS):
+        raw = _read_bytes(manifest_path, real)
+        bom, original = _decode(manifest_path, raw)
+        new = bom + edit(original).encode("utf-8")
+        step = transaction.Step("write", real.name, content=new, expect=sha256_hex(raw))
+        try:
+            _commit(real.parent, step)
+            return
+        except transaction.ChangedMeanwhile:
+            continue  # saved by the user meanwhile (and put back): append to what they saved
+    raise McpgenError(
+        f"{manifest_path.name} kept changing while mcpgen was adding to it; nothing was "
+        "added. Run the command again once it is saved."
+    )
+
+
+def _commit(folder: Path, step: transaction.Step) -> None:
+    """One journaled write; the journal's folder goes again if the write made it."""
+    journal_folder = folder / ".mcpgen"
+    made = not journal_folder.exists()
+    try:
+        transaction.commit(folder, [step])
+    finally:
+        if made:
+            with contextlib.suppress(OSError):
+                journal_folder.rmdir()  # only if empty: a journal left by a crash stays
+
+
+def _read_bytes(manifest_path: Path, real: Path) -> bytes:
+    try:
+        mode = real.stat().st_mode
+        raw = real.read_bytes()
+    except OSError as exc:
+        raise McpgenError(f"cannot read {manifest_path}: {exc.strerror or exc}") from None
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(real, os.W_OK):
+        raise McpgenError(
+            f"{manifest_path} is read-only, so mcpgen leaves it as it is; nothing was added "
+            f"(make it writable, e.g. `chmod u+w {manifest_path.name}`, then run the command again)"
+        )
+    return raw
 
 
 def resource_entry(
@@ -61,13 +125,10 @@ def prompt_entry(name: str, description: str | None, template: str | None) -> di
     return entry
 
 
-def _read_text(path: Path) -> tuple[bytes, str]:
+def _decode(path: Path, raw: bytes) -> tuple[bytes, str]:
     """The manifest's UTF-8 byte-order mark (kept on write, b"" if none) and its text."""
+    bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
     try:
-        raw = path.read_bytes()
-        bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
         return bom, raw[len(bom) :].decode("utf-8")
-    except OSError as exc:
-        raise McpgenError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise McpgenError(f"cannot edit {path}: it is not UTF-8 text") from None

@@ -18,6 +18,7 @@ or to widen the window in which a real signal lands.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -197,7 +198,17 @@ def _stage(root: Path, path: str, content: bytes, like: Path) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     if like.is_file() and not like.is_symlink():
-        os.chmod(temp, like.stat().st_mode & 0o7777)
+        _take_mode_and_owner(like, temp)
+
+
+def _take_mode_and_owner(like: Path, temp: Path) -> None:
+    """The replaced file's permission bits and, where allowed (root), its owner: a file
+    edited by an administrator's run stays its owner's."""
+    info = like.stat()
+    if (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(OSError):  # not allowed unless root: the run's owner stays
+            os.chown(temp, info.st_uid, info.st_gid)
+    os.chmod(temp, info.st_mode & 0o7777)  # after chown, which clears set-id bits
 
 
 def _do(root: Path, op: Op, kept: list[str]) -> None:

@@ -1,0 +1,94 @@
+"""`mcpgen add` and a manifest the user saves, protects or owns: the user's bytes and modes win.
+
+Each test runs `python -m mcpgen add ...` as a real process on a real project.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from mcpgen.write.journal import JOURNAL_PATH
+
+from .conftest import Run
+from .processes import mcpgen, run_mcpgen, wait_for
+
+SAVED = "# saved by the user while mcpgen add ran\n"
+
+
+def _manifest(project: Run) -> Path:
+    return project.root / "mcpgen.yaml"
+
+
+def test_a_save_during_the_write_is_kept_and_the_tool_added_to_it(project: Run) -> None:
+    manifest = _manifest(project)
+    adding = mcpgen("add", "tool", "ping", "--dir", str(project.root), delay=0.5)
+    # The journal appears before the manifest's write, which the delay holds back.
+    assert wait_for(project.root / JOURNAL_PATH, adding), "add ended before it started writing"
+    with manifest.open("a", encoding="utf-8") as handle:  # in place, as `echo >>` does
+        handle.write(SAVED)
+    _, stderr = adding.communicate(timeout=120)
+    assert adding.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    text = manifest.read_text(encoding="utf-8")
+    assert SAVED in text, "the user's save was lost"
+    assert "- name: ping" in text
+    assert not list(project.root.rglob("*.mcpgen-*"))
+
+
+def test_saves_all_through_an_add_lose_no_line(project: Run) -> None:
+    """The user (this test's process) appends a line every few milliseconds, by path and in
+    place, for as long as `add` runs: every line must be in the manifest afterwards."""
+    manifest = _manifest(project)
+    adding = mcpgen(
+        "add", "resource", "settings", "--uri", "config://app", "--dir", str(project.root)
+    )
+    written: list[str] = []
+    deadline = time.monotonic() + 120
+    while adding.poll() is None and time.monotonic() < deadline:
+        line = f"# save {len(written)}\n"
+        with manifest.open("a", encoding="utf-8") as handle:
+            handle.write(line)
+        written.append(line)
+        time.sleep(0.002)
+    _, stderr = adding.communicate(timeout=120)
+    assert "Traceback" not in stderr
+    text = manifest.read_text(encoding="utf-8")
+    lost = [line for line in written if line not in text]
+    assert not lost, f"{len(lost)} of {len(written)} saves lost; {stderr}"
+    if adding.returncode == 0:
+        assert "name: settings" in text
+    else:
+        assert "kept changing while mcpgen was adding to it; nothing was added" in stderr
+        assert "name: settings" not in text
+
+
+@pytest.mark.parametrize("what", [["tool", "ping"], ["prompt", "greet"]])
+def test_a_read_only_manifest_is_refused_and_stays_read_only(project: Run, what: list[str]) -> None:
+    manifest = _manifest(project)
+    manifest.chmod(0o444)
+    before = manifest.read_bytes()
+    done = run_mcpgen("add", *what, "--dir", str(project.root))
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "mcpgen.yaml is read-only" in lines[0], done.stderr
+    assert manifest.read_bytes() == before
+    assert stat.S_IMODE(manifest.stat().st_mode) == 0o444
+
+
+def test_the_manifest_keeps_its_mode_and_owner(project: Run) -> None:
+    manifest = _manifest(project)
+    manifest.chmod(0o640)
+    if os.geteuid() == 0:
+        os.chown(manifest, 4321, 4321)
+    done = run_mcpgen("add", "tool", "ping", "--dir", str(project.root))
+    assert done.returncode == 0, done.stderr
+    info = manifest.stat()
+    assert stat.S_IMODE(info.st_mode) == 0o640
+    if os.geteuid() == 0:
+        assert (info.st_uid, info.st_gid) == (4321, 4321)
