@@ -87,6 +87,8 @@ def validate_manifest(
     if isinstance(data, dict) and isinstance(data.get("package"), str):
         findings += _keyword_findings(data["package"], ("package",), "package")
         findings += _shadowing_findings(data["package"])
+    if not any(finding.level == "error" for finding in findings):
+        findings += _shipping_findings(data)  # about a manifest that works, so only then
     return to_diagnostics(findings, source_map, file)
 
 
@@ -249,6 +251,14 @@ def _recursive_refs(tools: list[Any]) -> list[Finding]:
                     message = f"recursive $ref '{ref}' cannot be inlined; it is published as is"
                     findings.append(Finding(("tools", index, key), message, level="warning"))
     return findings
+
+
+def _shipping_findings(data: Any) -> list[Finding]:
+    """Warnings about where the server goes: host limits, server.json's text limits."""
+    from mcpgen.hosts.limits import host_limit_findings
+    from mcpgen.ship.registry import registry_findings
+
+    return host_limit_findings(data) + registry_findings(data)
 
 
 def _version_findings(version: str) -> list[Finding]:

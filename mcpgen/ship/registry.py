@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mcpgen.manifest.model import Manifest
 from mcpgen.ship.container import DEFAULT_TOKEN_ENV
 
-# mcpgen's schema of the format (see mcpgen/ship/README.md) and the `$schema` an entry names.
+if TYPE_CHECKING:
+    from mcpgen.manifest.messages import Finding
+
+# mcpgen's schema of the format (see mcpgen/ship/README.md) and the `$schema` an entry names:
+# the registry's current format, the only one `mcp-publisher` accepts.
 SCHEMA_FILE = "server_json.schema.json"
-SCHEMA_URL = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
-DESCRIPTION_LIMIT = 100  # the registry's maxLength
+SCHEMA_VERSION = "2025-12-11"
+SCHEMA_URL = f"https://static.modelcontextprotocol.io/schemas/{SCHEMA_VERSION}/server.schema.json"
+TEXT_LIMIT = 100  # the registry's maxLength of `description` and `title`
 PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
+# The manifest keys that become a server.json text of at most TEXT_LIMIT characters.
+_LIMITED_KEYS = (("description", "description"), ("name", "title"))
 
 
 def registry_name(manifest: Manifest) -> str:
@@ -34,11 +41,38 @@ def _github_owner(url: str | None) -> str | None:
     return segments[0] if parts.hostname == "github.com" and segments else None
 
 
-def _description(manifest: Manifest) -> str:
-    text = " ".join((manifest.description or f"{manifest.name} MCP server").split())
-    if len(text) <= DESCRIPTION_LIMIT:
+def one_line(text: str) -> str:
+    """`text` as server.json carries it: whitespace runs (a folded YAML block) made one space."""
+    return " ".join(text.split())
+
+
+def fitted(text: str) -> str:
+    """`text` cut to the registry's limit, marked with `…`; `registry_findings` warns first."""
+    if len(text) <= TEXT_LIMIT:
         return text
-    return text[: DESCRIPTION_LIMIT - 1].rstrip() + "…"
+    return text[: TEXT_LIMIT - 1].rstrip() + "…"
+
+
+def _description(manifest: Manifest) -> str:
+    return fitted(one_line(manifest.description) or f"{one_line(manifest.name)} MCP server")
+
+
+def registry_findings(data: Any) -> list[Finding]:
+    """Manifest texts longer than server.json may carry: warnings at the text, so that the
+    cut `fitted` makes is never silent."""
+    from mcpgen.manifest.messages import Finding
+
+    found = []
+    for key, field in _LIMITED_KEYS:
+        value = data.get(key) if isinstance(data, dict) else None
+        length = len(one_line(value)) if isinstance(value, str) else 0
+        if length > TEXT_LIMIT:
+            message = (
+                f"{length} characters, over the MCP Registry's {TEXT_LIMIT} for server.json's "
+                f"`{field}`: server.json gets the first {TEXT_LIMIT - 1} and '…'; shorten it"
+            )
+            found.append(Finding((key,), message, "warning"))
+    return found
 
 
 def _environment(manifest: Manifest) -> list[dict[str, Any]]:
@@ -81,7 +115,7 @@ def server_json(manifest: Manifest) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "$schema": SCHEMA_URL,
         "name": registry_name(manifest),
-        "title": manifest.name[:DESCRIPTION_LIMIT],
+        "title": fitted(one_line(manifest.name)),
         "description": _description(manifest),
         "version": manifest.version,
     }

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from mcpgen.manifest import load_manifest
 from mcpgen.manifest.model import build_manifest
-from mcpgen.ship.registry import SCHEMA_FILE, server_json
+from mcpgen.ship.registry import SCHEMA_FILE, server_json, server_json_text
+from tests.cli.runner import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "mcpgen" / "ship" / SCHEMA_FILE
@@ -30,9 +32,37 @@ def check_jsonschema(*documents: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+CURRENT_FORMAT = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
+
+
 def test_each_example_validates_against_the_registry_format() -> None:
     done = check_jsonschema(*(example / "server.json" for example in EXAMPLES))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_entries_name_and_follow_the_current_format(tmp_path: Path) -> None:
+    """mcp-publisher refuses entries of an older format than 2025-12-11."""
+    rendered = []
+    for example in EXAMPLES:
+        entry = server_json(load_manifest(example / "mcpgen.yaml"))
+        assert entry["$schema"] == CURRENT_FORMAT
+        rendered.append(tmp_path / f"{example.name}.json")
+        rendered[-1].write_text(json.dumps(entry))
+    remote = dict(RAW, publish={"remoteUrl": "https://crm.example.com/mcp"})
+    rendered.append(tmp_path / "remote.json")
+    rendered[-1].write_text(server_json_text(build_manifest(remote)))
+    done = check_jsonschema(*rendered)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_an_entry_of_an_older_format_is_refused(tmp_path: Path) -> None:
+    entry = server_json(build_manifest(RAW))
+    entry["$schema"] = (
+        "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
+    )
+    old = tmp_path / "server.json"
+    old.write_text(json.dumps(entry))
+    assert check_jsonschema(old).returncode == 1
 
 
 def test_the_schema_check_rejects_what_the_registry_rejects(tmp_path: Path) -> None:
@@ -82,8 +112,35 @@ def test_pypi_package_with_console_script_and_env(entry: dict[str, Any]) -> None
 
 
 def test_description_fits_the_registry_limit(entry: dict[str, Any]) -> None:
-    assert len(entry["description"]) <= 100
+    assert len(entry["description"]) == 100 and entry["description"].endswith("…")
     assert entry["description"].startswith("Accounts and deals.")
+
+
+def test_a_blank_description_falls_back_to_the_name() -> None:
+    entry = server_json(build_manifest(dict(RAW, description="  \n ")))
+    assert entry["description"] == "acme-crm MCP server"
+
+
+LONG_DESCRIPTION = """\
+name: acme-crm
+version: 2.0.1
+description: >-
+  Accounts, contacts, deals and the pipeline of a small sales team, with reports on each
+  quarter and reminders.
+tools:
+  - {name: ping, description: Ping., input_schema: {type: object}}
+"""
+
+
+def test_validate_warns_where_the_description_is_too_long(tmp_path: Path) -> None:
+    (tmp_path / "mcpgen.yaml").write_text(LONG_DESCRIPTION)
+    done = run_cli("validate", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (line,) = [x for x in done.stderr.splitlines() if x.startswith("mcpgen.yaml:3:14:")]
+    assert line == (
+        "mcpgen.yaml:3:14: description: warning: 109 characters, over the MCP Registry's 100 "
+        "for server.json's `description`: server.json gets the first 99 and '…'; shorten it"
+    )
 
 
 def test_no_remote_until_one_is_configured(entry: dict[str, Any]) -> None:

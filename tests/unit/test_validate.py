@@ -594,7 +594,10 @@ def test_a_150_tool_manifest_validates_quickly() -> None:
     text = dump({"name": "big", "version": "1", "tools": tools})
     started = time.perf_counter()
     manifest, diagnostics = check_text(text, "m.yaml")
-    assert manifest is not None and diagnostics == []
+    assert manifest is not None
+    assert [d.message for d in diagnostics] == [  # more tools than Windsurf takes: a warning
+        "windsurf: 150 tools: Windsurf uses at most 100 tools across all servers"
+    ]
     assert time.perf_counter() - started < 5  # about 0.5 s on a slow CI core
 
 
