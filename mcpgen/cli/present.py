@@ -277,7 +277,15 @@ def print_check(console: Console, report: CheckReport) -> None:
     print_stale(console, report.applied)
     for problem in report.handler_problems:
         console.print(f"handler of {problem.tool}: {problem}", style="red", markup=False)
-    if not report.handler_problems:
+    for note in report.handler_notes:
+        console.print(f"note: handler of {note.tool}: {note}", style="yellow", markup=False)
+    unverified = len({note.path for note in report.handler_notes})
+    if not report.handler_problems and unverified:
+        console.print(
+            f"{report.handler_count - unverified} of {report.handler_count} handlers match the "
+            f"dispatcher; {unverified} could not be verified statically (see the notes)."
+        )
+    elif not report.handler_problems:
         console.print(f"All {report.handler_count} handlers match the dispatcher.")
     for orphan in report.orphans:
         console.print(

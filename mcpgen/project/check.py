@@ -23,6 +23,9 @@ class CheckReport:
     old_packages: tuple[str, ...]
     recovered: str | None = None  # a killed run's write this check finished or undid first
     handler_count: int = 0  # tool, resource, template, prompt and completion handlers checked
+    # What static reading could not verify (a handler assigned, imported from outside the
+    # project ...): said, never a failure.
+    handler_notes: tuple[HandlerProblem, ...] = ()
 
     @property
     def failures(self) -> list[str]:
@@ -58,13 +61,15 @@ def check_project(manifest_path: Path) -> CheckReport:
     old_packages = find_old_packages(root, manifest.package)
     handlers = [f for f in prepared.plan.by_owner("user") if f.tool or f.catalog]
     handler_count = len([f for f in handlers if Path(f.path).parent.name == "handlers"])
+    found = check_handlers(root, manifest, prepared.plan)
     return CheckReport(
         manifest,
         tuple(diagnostics),
         prepared.applied,
-        tuple(check_handlers(root, manifest, prepared.plan)),
+        tuple(p for p in found if p.certain),
         find_orphans(root, manifest, prepared.plan, old_packages=old_packages),
         old_packages,
         recovered,
         handler_count,
+        tuple(p for p in found if not p.certain),
     )

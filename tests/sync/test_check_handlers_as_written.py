@@ -1,0 +1,143 @@
+"""`mcpgen check` judges handlers as Python imports them: the documented imports from the
+generated package, handlers re-exported from another module, files with a BOM or a coding
+cookie; what it cannot verify statically is a note, never a failure."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpgen.project.check import check_project
+from mcpgen.sync.engine import prepare
+from mcpgen.sync.handler_check import check_handlers
+
+from .conftest import Run
+
+REPO = Path(__file__).resolve().parents[2]
+HANDLER = "src/demo/handlers/get_forecast.py"
+IMPL = "src/demo/handlers/_impl.py"
+WORKS = "def get_forecast(args: GetForecastInput) -> GetForecastOutput:\n    return {}\n"
+MODELS = "from demo._generated.models import GetForecastInput, GetForecastOutput\n"
+
+
+def _problems(project: Run) -> list[tuple[str, bool]]:
+    prepared = prepare(project.root)
+    found = check_handlers(project.root, prepared.manifest, prepared.plan)
+    return [(p.message, getattr(p, "certain", True)) for p in found if p.path == HANDLER]
+
+
+def _write(project: Run, path: str, data: str | bytes) -> None:
+    target = project.root / path
+    target.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def test_the_documented_context_import_is_accepted(project: Run) -> None:
+    source = "from demo._generated import Context, ToolError\n" + MODELS
+    _write(
+        project,
+        HANDLER,
+        source + WORKS.replace("args: GetForecastInput", "args: GetForecastInput, ctx: Context"),
+    )
+    assert _problems(project) == []
+
+
+def test_a_misspelled_generated_name_is_still_refused(project: Run) -> None:
+    _write(project, HANDLER, "from demo._generated.models import GetForecastInputt\n" + WORKS)
+    ((message, certain),) = _problems(project)
+    assert certain and "imports `GetForecastInputt`" in message
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        "from ._impl import get_forecast\n",
+        "from ._impl import forecast as get_forecast\n",
+        "from demo.handlers._impl import forecast as get_forecast\n",
+        "from ._impl import *\n",
+        "from . import _impl\nfrom ._impl import forecast\nget_forecast = forecast\n",
+    ],
+)
+def test_a_handler_re_exported_from_the_project_is_accepted(project: Run, handler: str) -> None:
+    impl = MODELS + WORKS + WORKS.replace("get_forecast", "forecast")
+    _write(project, IMPL, impl)
+    _write(project, HANDLER, handler)
+    assert [p for p in _problems(project) if p[1]] == []
+
+
+def test_a_re_export_is_followed_to_its_definition(project: Run) -> None:
+    _write(project, IMPL, "def forecast(args: dict) -> None: ...\n")
+    _write(project, HANDLER, "from ._impl import forecast as get_forecast\n")
+    ((message, certain),) = _problems(project)
+    assert certain and message.startswith(f"{IMPL}: the argument of `get_forecast`")
+
+
+def test_a_re_export_of_a_name_the_module_lacks_is_missing(project: Run) -> None:
+    _write(project, IMPL, "def other(args: GetForecastInput) -> None: ...\n")
+    _write(project, HANDLER, "from ._impl import forecast as get_forecast\n")
+    ((message, certain),) = _problems(project)
+    assert certain and "`forecast`, imported from demo.handlers._impl (line 1)" in message
+
+
+@pytest.mark.parametrize(
+    ("handler", "reason"),
+    [
+        ("from functools import partial\nget_forecast = partial(print)\n", "is assigned"),
+        ("from json import loads as get_forecast\n", "imported from json"),
+        ("from elsewhere import *\n", "`from elsewhere import *`"),
+        (
+            "try:\n    from ._fast import f as get_forecast\nexcept ImportError:\n"
+            "    def get_forecast(args: GetForecastInput): ...\n",
+            "more than one branch",
+        ),
+        ("import functools\n@functools.cache\ndef get_forecast(a, b, c): ...\n", "is decorated"),
+        ("def __getattr__(name: str) -> object: ...\n", "module `__getattr__`"),
+    ],
+)
+def test_what_static_reading_cannot_settle_is_a_note(
+    project: Run, handler: str, reason: str
+) -> None:
+    _write(project, HANDLER, handler)
+    ((message, certain),) = _problems(project)
+    assert not certain and message.startswith("could not verify statically") and reason in message
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xef\xbb\xbf" + (MODELS + WORKS).encode(),
+        ("# -*- coding: latin-1 -*-\n# m\xe9t\xe9o\n" + MODELS + WORKS).encode("latin-1"),
+    ],
+    ids=["utf-8 BOM", "latin-1 cookie"],
+)
+def test_encodings_python_accepts_are_read_as_python_reads_them(project: Run, data: bytes) -> None:
+    _write(project, HANDLER, data)
+    assert _problems(project) == []
+
+
+def test_a_file_python_cannot_decode_is_a_located_problem(project: Run) -> None:
+    _write(project, HANDLER, b"# -*- coding: nope -*-\n" + WORKS.encode())
+    ((message, certain),) = _problems(project)
+    assert certain and "unknown encoding: nope" in message
+
+
+def test_a_note_does_not_fail_check(project: Run) -> None:
+    _write(project, HANDLER, "from json import loads as get_forecast\n")
+    report = check_project(project.root / "mcpgen.yaml")
+    assert report.failures == [] and len(report.handler_notes) == 1
+
+
+def test_check_passes_on_the_everything_example(tmp_path: Path) -> None:
+    """Its handlers import `Context` from the generated package, as the README says to."""
+    root = tmp_path / "everything"
+    shutil.copytree(REPO / "examples/everything", root)
+    run = [sys.executable, "-m", "mcpgen"]
+    subprocess.run([*run, "generate"], cwd=root, check=True, capture_output=True, timeout=300)
+    done = subprocess.run(
+        [*run, "check"], check=False, cwd=root, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "handlers match the dispatcher" in done.stderr
