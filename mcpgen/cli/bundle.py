@@ -28,10 +28,10 @@ def bundle(
 ) -> None:
     from mcpgen.cli import out
     from mcpgen.cli.present import print_bundle
-    from mcpgen.manifest import find_manifest
+    from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.project.bundle import build_bundle
 
-    print_bundle(out, build_bundle(find_manifest(directory), output))
+    print_bundle(out, build_bundle(find_project_manifest(directory), output))
 
 
 def register(app: typer.Typer) -> None:

@@ -29,10 +29,10 @@ def check(
 ) -> None:
     from mcpgen.cli import err
     from mcpgen.cli.present import print_check
-    from mcpgen.manifest import find_manifest
+    from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.project.check import check_project
 
-    report = check_project(find_manifest(directory))
+    report = check_project(find_project_manifest(directory))
     print_check(err, report)
     if report.failures:
         raise McpgenError(f"check failed: {' and '.join(report.failures)}")

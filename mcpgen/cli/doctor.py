@@ -31,15 +31,15 @@ def doctor(  # noqa: PLR0917  (typer passes options by keyword)
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
     from mcpgen.cli import out
     from mcpgen.cli.present import print_auth_check, print_doctor
+    from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.hosts import HOSTS, get_host
     from mcpgen.hosts.doctor import diagnose
     from mcpgen.hosts.launch import gather_facts
-    from mcpgen.manifest import find_manifest
     from mcpgen.scaffold import project_manifest
 
     if timeout <= 0:
         raise McpgenError("--timeout must be positive", exit_code=ExitCode.USAGE)
-    manifest_path = find_manifest(directory)
+    manifest_path = find_project_manifest(directory)
     root = manifest_path.parent.resolve()
     facts = gather_facts(root)
     launch, probe, http, reports = diagnose(

@@ -72,9 +72,9 @@ def generate(
         raise McpgenError(
             "--watch cannot be combined with --check or --diff", exit_code=ExitCode.USAGE
         )
-    from mcpgen.manifest import find_manifest
+    from mcpgen.cli.project_dir import find_project_manifest
 
-    manifest = find_manifest(directory)
+    manifest = find_project_manifest(directory)
     root = manifest.parent
     if watch:
         from mcpgen.cli.watch import watch_project

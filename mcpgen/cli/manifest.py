@@ -25,10 +25,11 @@ def validate(
 ) -> None:
     """Check a manifest and print every problem as `file:line:col: path: message`."""
     from mcpgen.cli import plain_line
+    from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.errors import ManifestInvalid
-    from mcpgen.manifest import check_manifest, display_name, find_manifest
+    from mcpgen.manifest import check_manifest, display_name
 
-    path = find_manifest(target)
+    path = find_project_manifest(target)
     manifest, diagnostics = check_manifest(path)
     if manifest is None:
         raise ManifestInvalid(diagnostics)  # printed, with the summary, by mcpgen.cli.main

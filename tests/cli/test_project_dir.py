@@ -1,0 +1,110 @@
+"""Run from a subfolder, every command finds its project as git finds a repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcpgen.sync import generate_project
+
+MANIFEST = """\
+name: demo
+version: 0.1.0
+tools:
+  - name: ping
+    description: Answers pong
+    input_schema: {type: object}
+"""
+
+
+def mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mcpgen", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("found") / "demo"
+    root.mkdir()
+    (root / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
+    generate_project(root)
+    return root.resolve()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate",),
+        ("generate",),
+        ("check",),
+        ("hosts", "--launcher", "uv"),
+        ("config", "claude-desktop", "--launcher", "uv"),
+    ],
+)
+def test_each_command_finds_the_project_from_a_subfolder(
+    project: Path, args: tuple[str, ...]
+) -> None:
+    done = mcpgen(*args, cwd=project / "src/demo/handlers")
+    assert done.returncode == 0, done.stderr
+    assert f"Using the project in {project} (3 folders up)\n" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_snippet_on_stdout_stays_clean(project: Path) -> None:
+    done = mcpgen("config", "claude-desktop", "--launcher", "uv", cwd=project / "src")
+    assert done.returncode == 0, done.stderr
+    assert "demo" in json.loads(done.stdout)["mcpServers"]
+    assert f"Using the project in {project} (1 folder up)" in done.stderr
+
+
+def test_an_explicit_subfolder_finds_the_project_too(project: Path) -> None:
+    done = mcpgen("validate", str(project / "tests"), cwd=project.parent)
+    assert done.returncode == 0, done.stderr
+    assert f"Using the project in {project} (1 folder up)" in done.stderr
+
+
+def test_add_from_a_subfolder_edits_the_projects_manifest(tmp_path: Path) -> None:
+    (tmp_path / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
+    generate_project(tmp_path)
+    done = mcpgen("add", "tool", "pong", cwd=tmp_path / "src/demo/handlers")
+    assert done.returncode == 0, done.stderr
+    assert "- name: pong" in (tmp_path / "mcpgen.yaml").read_text()
+    assert (tmp_path / "src/demo/handlers/pong.py").is_file()
+    assert not (tmp_path / "src/demo/handlers/mcpgen.yaml").exists()
+
+
+def test_in_the_project_folder_nothing_more_is_said(project: Path) -> None:
+    done = mcpgen("validate", cwd=project)
+    assert done.stderr == "mcpgen.yaml: valid (1 tool)\n"
+
+
+def test_no_project_above_is_one_line(tmp_path: Path) -> None:
+    if any((parent / "mcpgen.yaml").exists() for parent in tmp_path.parents):
+        pytest.skip("a parent of the temporary folder holds a manifest")
+    done = mcpgen("generate", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "no mcpgen.yaml in this folder or any folder above it" in done.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown")
+def test_a_manifest_another_user_owns_is_not_used(tmp_path: Path) -> None:
+    # Anyone may leave a manifest in a shared parent folder: it is refused, not run.
+    (tmp_path / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
+    os.chown(tmp_path / "mcpgen.yaml", 65534, 65534)
+    (tmp_path / "mine").mkdir()
+    done = mcpgen("generate", cwd=tmp_path / "mine")
+    assert done.returncode == 1
+    assert "belongs to another user" in done.stderr and "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mcpgen.yaml", "mine"]
