@@ -30,11 +30,12 @@ def add_tool(
     """
     from mcpgen.cli import err
     from mcpgen.cli.generate import generate_and_report
-    from mcpgen.manifest import display_name, find_manifest
+    from mcpgen.cli.project_dir import find_project_manifest
+    from mcpgen.manifest import display_name
     from mcpgen.project.add import append_tool_to_manifest
     from mcpgen.write.lock import project_lock
 
-    path = find_manifest(directory)
+    path = find_project_manifest(directory)
     with project_lock(path.parent):  # no other mcpgen between the edit and the generate
         append_tool_to_manifest(path, name, description)
         err.print(f"Added tool {name} to {display_name(path)}", markup=False)
@@ -83,11 +84,12 @@ def add_prompt(
 def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
     from mcpgen.cli import err
     from mcpgen.cli.generate import generate_and_report
-    from mcpgen.manifest import display_name, find_manifest
+    from mcpgen.cli.project_dir import find_project_manifest
+    from mcpgen.manifest import display_name
     from mcpgen.project.add import append_to_manifest
     from mcpgen.write.lock import project_lock
 
-    path = find_manifest(directory)
+    path = find_project_manifest(directory)
     with project_lock(path.parent):  # no other mcpgen between the edit and the generate
         append_to_manifest(path, key, entry, what)
         err.print(f"Added {what} {entry['name']} to {display_name(path)}", markup=False)
