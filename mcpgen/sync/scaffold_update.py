@@ -10,12 +10,16 @@ the project was made from and the new one. mcpgen ships its template as a plain 
    commit tagged `2` = the template of the installed mcpgen.
 3. Copier's public `run_update` merges `1` → `2` into a throw-away *copy* of the project's
    tracked files, whose answers file points at that repository; the project itself is never
-   handed to copier.
+   handed to copier. The answers and the recorded template are checked first
+   (`scaffold_guard`): copier would write wherever a file name renders to.
 4. From the copy, only scaffold files come back (all or nothing, through the same journaled
    transaction as `generate`): handlers, user tests, generated files and `.mcpgen/` are
    mcpgen's or the user's, so a file copier re-creates there (an example handler a rename
    moved away) is left out, and a file the new template no longer has is reported, never
-   deleted. Conflicts stay in the files as copier's markers and are listed.
+   deleted. A file the old template did not make but the project has (the user's own, or
+   one `mcpgen generate` created) is kept byte for byte when the new template adds one of the
+   same name: copier would merge the two as edits of one file and fill it with markers.
+   Conflicts in the scaffold's own files stay as copier's markers and are listed.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.git import git
 from mcpgen.scaffold import ANSWERS_FILE
+from mcpgen.sync.scaffold_guard import check_template_paths, load_answers, refuse_downgrade
 from mcpgen.write.atomic import write_atomic
 from mcpgen.write.paths import check_entry, check_inside
 from mcpgen.write.transaction import Step, commit
@@ -59,6 +64,7 @@ class UpdateResult:
     up_to_date: bool = False
     dropped: tuple[str, ...] = ()  # the new template no longer has them: kept, not deleted
     left_out: tuple[str, ...] = ()  # copier's changes to files the scaffold does not own
+    kept_own: tuple[str, ...] = ()  # the new template adds them, the project has its own
     recovered: str | None = None  # an interrupted write finished or undone first
 
 
@@ -188,12 +194,35 @@ def _copy_tracked(root: Path, copy: Path, tracked: list[str]) -> None:
             shutil.copy2(source, target)
 
 
-def _point_answers_at(copy: Path, repo: Path) -> None:
-    # The copy's answers name the throw-away repository and its old version; the project's
-    # own answers file keeps its machine-independent marker.
-    path = copy / ANSWERS_FILE
-    text = re.sub(r"(?m)^_(src_path|commit): .*\n", "", path.read_text(encoding="utf-8"))
-    path.write_text(f"_commit: '1'\n_src_path: {json.dumps(str(repo))}\n{text}", "utf-8")
+def _point_answers_at(copy: Path, repo: Path, answers: Mapping[str, object]) -> None:
+    # The copy's answers name the throw-away repository and its old version, whatever the
+    # project's file says; the project's own answers file keeps its machine-independent
+    # marker. JSON is YAML: the checked answers, written without a YAML writer.
+    pinned = {"_commit": "1", "_src_path": str(repo), **answers}
+    (copy / ANSWERS_FILE).write_text(json.dumps(pinned, indent=1) + "\n", "utf-8")
+
+
+def _rendered_paths(repo: Path, answers: Mapping[str, object], into: Path) -> frozenset[str]:
+    """The files the template tagged `1` (the project's old one) makes from these answers."""
+    from copier import run_copy
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            run_copy(
+                str(repo),
+                into,
+                data=dict(answers),
+                vcs_ref="1",
+                defaults=True,
+                quiet=True,
+                unsafe=False,
+            )
+        except Exception as exc:  # copier's own errors: a message, never a traceback
+            raise McpgenError(f"copier could not render the old template: {exc}") from None
+    return frozenset(
+        p.relative_to(into).as_posix() for p in into.rglob("*") if p.is_file() or p.is_symlink()
+    )
 
 
 def _run_copier(copy: Path, repo: Path) -> None:
@@ -234,6 +263,7 @@ class _Merge:
     steps: tuple[Step, ...]
     dropped: tuple[str, ...]  # in the project, no longer in the template: kept
     left_out: tuple[str, ...]  # copier re-created or changed a file that is not the scaffold's
+    kept_own: tuple[str, ...]  # the project's own file, which the new template also adds
 
 
 def _read(path: Path) -> bytes | None:
@@ -243,7 +273,10 @@ def _read(path: Path) -> bytes | None:
         return None
 
 
-def _collect(root: Path, copy: Path, tracked: list[str], protected: frozenset[str]) -> _Merge:
+def _collect(
+    root: Path, copy: Path, tracked: list[str], protected: frozenset[str], old: frozenset[str]
+) -> _Merge:
+    """The writes that bring copier's merge back; `old` holds the old template's files."""
     from mcpgen.write.state import sha256_hex
 
     original = (root / ANSWERS_FILE).read_text(encoding="utf-8")
@@ -255,6 +288,7 @@ def _collect(root: Path, copy: Path, tracked: list[str], protected: frozenset[st
     steps: list[Step] = []
     dropped: list[str] = []
     left_out: list[str] = []
+    kept_own: list[str] = []
     for path in sorted(set(tracked) | in_copy):
         check_inside(root, path, where="the merged scaffold")
         before, after = _read(root / path), _read(copy / path)
@@ -264,16 +298,18 @@ def _collect(root: Path, copy: Path, tracked: list[str], protected: frozenset[st
             continue
         if _owned_elsewhere(path, protected):
             left_out.append(path)
+        elif before is not None and after is not None and path not in old:
+            kept_own.append(path)
         elif after is None:
             if before is not None:
                 dropped.append(path)
         else:
             expect = sha256_hex(before) if before is not None else None
             steps.append(Step("write", path, content=after, expect=expect))
-    return _Merge(tuple(steps), tuple(dropped), tuple(left_out))
+    return _Merge(tuple(steps), tuple(dropped), tuple(left_out), tuple(kept_own))
 
 
-def update_scaffold(root: Path) -> UpdateResult:
+def update_scaffold(root: Path, *, allow_downgrade: bool = False) -> UpdateResult:
     """Three-way merge the new scaffold into `root`; raises McpgenError for a refusal."""
     from mcpgen.write import journal
     from mcpgen.write.lock import project_lock
@@ -284,13 +320,27 @@ def update_scaffold(root: Path) -> UpdateResult:
     with project_lock(root):
         recovered = journal.recover(root)
         require_clean_git(root)
-        result = _update(root)
+        result = _update(root, allow_downgrade=allow_downgrade)
     return replace(result, recovered=recovered)
 
 
-def _update(root: Path) -> UpdateResult:
+def _recorded_versions(root: Path, old: TemplateRecord | None) -> dict[str, str]:
+    """The mcpgen versions that last wrote the project: its template record and its state."""
+    from mcpgen.write.state import STATE_PATH, load_state
+
+    versions = {RECORD_PATH: old.mcpgen_version} if old is not None else {}
+    state = load_state(root)
+    if state is not None:
+        versions[STATE_PATH] = state.mcpgen_version
+    return versions
+
+
+def _update(root: Path, *, allow_downgrade: bool) -> UpdateResult:
     new = current_template()
     old = load_record(root)
+    if not allow_downgrade:
+        refuse_downgrade(_recorded_versions(root, old))
+    answers = load_answers(root)
     if old is None:
         record_template(root)
         raise McpgenError(
@@ -299,6 +349,8 @@ def _update(root: Path) -> UpdateResult:
         )
     if dict(old.files) == dict(new.files):
         return UpdateResult((), (), up_to_date=True)
+    check_template_paths(old.files, answers, RECORD_PATH)
+    check_template_paths(new.files, answers, "mcpgen's template")
     protected = _protected(root)
     tracked = _tracked(root)
     with tempfile.TemporaryDirectory(prefix="mcpgen-update-") as temp:
@@ -307,15 +359,16 @@ def _update(root: Path) -> UpdateResult:
         try:
             build_template_repo(repo, old, new)
             _copy_tracked(root, copy, tracked)
-            _point_answers_at(copy, repo)
+            _point_answers_at(copy, repo, answers)
         except OSError as exc:
             raise McpgenError(f"cannot prepare the merge: {exc.strerror or exc}") from None
+        old_paths = _rendered_paths(repo, answers, Path(temp) / "old")
         _run_copier(copy, repo)
-        merge = _collect(root, copy, tracked, protected)
+        merge = _collect(root, copy, tracked, protected, old_paths)
     record = Step("write", RECORD_PATH, content=render_record(new).encode("utf-8"))
     commit(root, [*merge.steps, record])
     result = _result(root)
-    return replace(result, dropped=merge.dropped, left_out=merge.left_out)
+    return replace(result, dropped=merge.dropped, left_out=merge.left_out, kept_own=merge.kept_own)
 
 
 def _result(root: Path) -> UpdateResult:

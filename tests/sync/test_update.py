@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -125,3 +126,141 @@ def test_update_keeps_files_the_new_template_dropped(project: Path) -> None:
     assert tides.read_text() == "def get_tides(args):  # mine\n    return 'high'\n"
     assert (project / "NOTES.md").read_text() == "Notes from the template, then mine.\n"
     assert "kept      NOTES.md: the new template no longer has it" in done.stderr
+
+
+def _without_gitignore(files: dict[str, str]) -> None:
+    del files[".gitignore"]  # the old template made no .gitignore: today's adds one
+
+
+def test_a_file_the_new_template_adds_keeps_the_users_own_version(project: Path) -> None:
+    mine = b"# my own ignores\r\n*.sqlite\n"
+    (project / ".gitignore").write_bytes(mine)
+    _older_template(project, _without_gitignore)
+    done = run_mcpgen("update", str(project))
+    assert (project / ".gitignore").read_bytes() == mine
+    assert "kept      .gitignore: yours; the new template's .gitignore was not applied" in (
+        done.stderr
+    )
+    assert "<<<<<<<" not in done.stderr and "Traceback" not in done.stderr
+    assert OLD_LINE not in (project / "README.md").read_text()  # the rest still merged
+
+
+def test_a_file_identical_to_the_one_the_new_template_adds_is_left_alone(project: Path) -> None:
+    before = (project / ".gitignore").read_bytes()  # as today's template makes it
+    _older_template(project, _without_gitignore)
+    done = run_mcpgen("update", str(project))
+    assert (project / ".gitignore").read_bytes() == before
+    assert ".gitignore" not in done.stderr
+
+
+GENERATE_CREATED = ("tests/conftest.py", ".dockerignore", "src/wx/__init__.py", "NOTES.md")
+
+
+def test_files_a_newer_template_adds_never_get_conflict_markers(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A newer template that adds files `mcpgen generate` created once (never edited since)
+    # or that the user wrote: each stays as it is, and is reported.
+    from mcpgen.scaffold import template_dir
+    from mcpgen.sync import scaffold_update
+
+    (project / "NOTES.md").write_text("my notes\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "notes")
+    before = {path: (project / path).read_bytes() for path in GENERATE_CREATED}
+    newer = tmp_path / "newer-template"
+    shutil.copytree(template_dir(), newer)
+    (newer / "tests/conftest.py.jinja").write_text("# the template's conftest\n")
+    (newer / ".dockerignore").write_text(".env\n")
+    (newer / "src/{{ package }}/__init__.py.jinja").write_text('"""The template\'s."""\n')
+    (newer / "NOTES.md").write_text("The template's notes.\n")
+    monkeypatch.setattr(scaffold_update, "_template_dir", lambda: newer)
+
+    result = scaffold_update.update_scaffold(project)
+    assert {path: (project / path).read_bytes() for path in GENERATE_CREATED} == before
+    assert set(result.kept_own) == set(GENERATE_CREATED)
+    assert result.conflicts == ()
+    assert "README.md" in result.changed  # the scaffold's own change still merged
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(root).parts
+    }
+
+
+@pytest.mark.parametrize("where", [RECORD_PATH, ".mcpgen/state.json"])
+def test_an_older_mcpgen_refuses_to_downgrade(project: Path, where: str) -> None:
+    path = project / where
+    record = json.loads(path.read_text())
+    record["mcpgen_version"] = "99.1.0"
+    path.write_text(json.dumps(record))
+    git(project, "commit", "-qam", "written by a newer mcpgen")
+    before = _snapshot(project)
+    done = run_mcpgen("update", str(project), check=False)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"last written by mcpgen 99.1.0 ({where})" in done.stderr
+    assert "--allow-downgrade" in done.stderr
+    assert _snapshot(project) == before
+
+    forced = run_mcpgen("update", "--allow-downgrade", str(project))
+    assert "updated   README.md" in forced.stderr
+
+
+def _answers_edit(project: Path, old: str, new: str) -> None:
+    answers = project / ".copier-answers.yml"
+    text = answers.read_text()
+    assert old in text
+    answers.write_text(text.replace(old, new, 1))
+    git(project, "commit", "-qam", "answers edited")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("_src_path: mcpgen:project", "_src_path: /tmp/elsewhere", "_src_path is '/tmp/elsewhere'"),
+        ("package: wx", "package: ../../../../escaped", "answer package: '../../../../escaped'"),
+        ("package: wx", "package: a/b", "used in file names"),
+        ("package: wx", "package: [1, 2]", "answer 'package' must be a plain value"),
+        ("name: wx", "name: 'wx\n  - : [", ".copier-answers.yml:"),
+    ],
+)
+def test_hostile_answers_are_refused_in_one_line(
+    project: Path, old: str, new: str, message: str
+) -> None:
+    _answers_edit(project, old, new)
+    before = _snapshot(project)
+    outside = sorted(project.parent.parent.iterdir())
+    done = run_mcpgen("update", str(project), check=False)
+    assert done.returncode == 1
+    assert message in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert _snapshot(project) == before
+    assert sorted(project.parent.parent.iterdir()) == outside
+
+
+def test_a_garbage_commit_in_the_answers_is_ignored(project: Path) -> None:
+    _answers_edit(project, "_src_path:", "_commit: |\n  not a\n  commit\n_src_path:")
+    done = run_mcpgen("update", str(project))
+    assert "updated   README.md" in done.stderr
+    assert "_commit" not in (project / ".copier-answers.yml").read_text()
+
+
+def test_a_recorded_template_whose_file_names_compute_paths_is_refused(project: Path) -> None:
+    def older(files: dict[str, str]) -> None:
+        files["{{ '..' }}/{{ '..' }}/escaped.jinja"] = "x\n"
+
+    _older_template(project, older)
+    done = run_mcpgen("update", str(project), check=False)
+    assert done.returncode == 1
+    assert "refusing the template file" in done.stderr and "Traceback" not in done.stderr
+    assert not (project.parent.parent / "escaped").exists()
+
+
+def test_update_from_a_subfolder_finds_the_project(project: Path) -> None:
+    done = run_mcpgen("update", cwd=project / "src/wx/handlers")
+    assert f"Using the project in {project.resolve()} (3 folders up)" in done.stderr
+    assert OLD_LINE not in (project / "README.md").read_text()
