@@ -3,8 +3,11 @@
 A near-valid instance is a valid one changed in one place: a value of the wrong type, a
 required key removed, an extra key, a number or length just out of range, a string that
 breaks its pattern, or Unicode digits and letters where ASCII ones are expected (where
-ECMA-262's `\\d` and `\\w` and Python's part ways). Whether it is still valid is for the
-validators to say; the tests only demand that the server's verdict equals the reference's.
+ECMA-262's `\\d` and `\\w` and Python's part ways), as values and as keys (which
+`patternProperties`, `propertyNames` and `unevaluatedProperties` judge). Objects are found
+through `properties`, `$ref`s and the branches of `allOf`, `anyOf`, `oneOf` and `if`.
+Whether it is still valid is for the validators to say; the tests only demand that the
+server's verdict equals the reference's.
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ UNICODE_SAMPLES = (
     "e\u0301",
     "\u0661",
 )
+# Keys on which ECMA-262 and Python regexes part: digits and word characters outside ASCII,
+# a final newline (Python's `$` matches before it), whitespace only one of them knows.
+KEY_SAMPLES = (*UNICODE_SAMPLES[:3], "\u00e9", "1\n", "\ufeff", "\x1c", "\u2028")
+# Keywords whose subschemas apply to the same object as the schema holding them.
+_IN_PLACE = ("allOf", "anyOf", "oneOf", "if", "then", "else")
 
 
 @dataclass(frozen=True)
@@ -154,20 +162,33 @@ def _resolve(root: Mapping[str, Any], schema: Any, depth: int = 0) -> Any:
 
 
 def _sites(root: Mapping[str, Any], instance: dict[str, Any]) -> Iterator[_Site]:
-    """Every object in `instance` whose schema is known (through `properties` and `$ref`s)."""
+    """Every object in `instance` with a schema that describes it (through `properties`,
+    `$ref`s and in-place applicators)."""
     pending: list[tuple[dict[str, Any], Any]] = [(instance, root)]
+    seen: set[tuple[int, int]] = set()  # a `$ref` cycle through `allOf` is visited once
     while pending:
         value, schema = pending.pop()
         schema = _resolve(root, schema)
-        if not isinstance(schema, Mapping):
+        if not isinstance(schema, Mapping) or (id(value), id(schema)) in seen:
             continue
+        seen.add((id(value), id(schema)))
         yield _Site(value, schema)
+        pending += [(value, branch) for branch in _branches(schema)]
         properties = schema.get("properties")
         if not isinstance(properties, Mapping):
             continue
         for key, subschema in properties.items():
             if isinstance(value.get(key), dict):
                 pending.append((value[key], subschema))
+
+
+def _branches(schema: Mapping[str, Any]) -> list[Any]:
+    """The subschemas that apply in place: `allOf`/`anyOf`/`oneOf` members, `if`, `then`, `else`."""
+    found: list[Any] = []
+    for keyword in _IN_PLACE:
+        value = schema.get(keyword)
+        found += value if isinstance(value, list) else [value] if value is not None else []
+    return found
 
 
 def _mutations(root: Mapping[str, Any], instance: dict[str, Any]) -> dict[str, list[Any]]:
@@ -214,7 +235,7 @@ def _site_changes(root: Mapping[str, Any], site: _Site) -> Iterator[tuple[str, A
         if key in site.value:
             yield MISSING_REQUIRED, _remover(key)
     yield EXTRA_KEY, _setter("unexpected_key", "x")
-    for sample in UNICODE_SAMPLES[:3]:
+    for sample in KEY_SAMPLES:
         yield UNICODE, _setter(sample, "x")  # a key: patternProperties, propertyNames
     properties = site.schema.get("properties")
     for key, written in (properties if isinstance(properties, Mapping) else {}).items():

@@ -51,3 +51,23 @@ def test_patterns_python_cannot_read_are_left_out_of_generation_only() -> None:
 @given(case=cases(SCHEMA))
 def test_every_case_is_an_object_with_a_known_category(case: Case) -> None:
     assert case.category in schema_cases.CATEGORIES and isinstance(case.instance, dict)
+
+
+def test_objects_are_found_through_applicators_and_keys_where_regex_dialects_part() -> None:
+    schema = {
+        "type": "object",
+        "allOf": [{"$ref": "#/$defs/keyed"}],
+        "anyOf": [{"properties": {"inner": {"properties": {"n": {"minimum": 1}}}}}],
+        "unevaluatedProperties": False,
+        "$defs": {"keyed": {"patternProperties": {"^\\d+$": {}}, "required": ["1"]}},
+    }
+    found = schema_cases._mutations(schema, {"1": 0, "inner": {"n": 1}})
+    assert {"inner": {"n": 1}} in found[schema_cases.MISSING_REQUIRED]
+    assert {"1": 0, "inner": {"n": 0}} in found[schema_cases.OUT_OF_RANGE]
+    assert {"1": 0, "inner": {"n": 1}, "1\n": "x"} in found[schema_cases.UNICODE]
+    assert {"1": 0, "inner": {"n": 1}, "\u0661\u0662\u0663": "x"} in found[schema_cases.UNICODE]
+
+
+def test_a_ref_cycle_through_applicators_ends() -> None:
+    schema = {"$ref": "#/$defs/a", "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}}
+    assert schema_cases._mutations(schema, {"k": 1})[schema_cases.EXTRA_KEY]

@@ -112,6 +112,47 @@ def test_unicode_property_escape_in_pattern_properties_is_a_verdict() -> None:
     ]
 
 
+UNEVALUATED_DIGIT_KEYS = {
+    "type": "object",
+    "allOf": [{"$ref": "#/$defs/digits"}],
+    "unevaluatedProperties": False,
+    "$defs": {"digits": {"patternProperties": {"^\\d+$": {}, "^\\w$": {}}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        (ARABIC_INDIC_ONE, "a digit to Python's \\d only"),
+        ("1\n", "Python's $ matches before a final newline"),
+        ("\u00e9", "a word character to Python's \\w only"),
+    ],
+)
+@pytest.mark.parametrize("draft", ["2020-12", "2019-09"])
+def test_unevaluated_properties_see_pattern_properties_as_ecma_262(
+    key: str, why: str, draft: str
+) -> None:
+    schema = {"$schema": f"https://json-schema.org/draft/{draft}/schema", **UNEVALUATED_DIGIT_KEYS}
+    check = SchemaCheck(schema)
+    assert check.problems({"12": 1, "a": 2}) == []
+    assert check.problems({key: 1}) == [
+        f"$: Unevaluated properties are not allowed ({key!r} was unexpected)"
+    ], why
+
+
+def test_unevaluated_properties_read_a_pattern_python_cannot() -> None:
+    schema = {"type": "object", "patternProperties": {"^\\p{L}+$": {}}}
+    check = SchemaCheck({**schema, "unevaluatedProperties": False})
+    assert check.problems({"\u03a9": 1}) == []
+    assert check.problems({"1": 1}) != []
+
+
+def test_unevaluated_properties_are_no_keyword_before_2019() -> None:
+    draft_7 = "http://json-schema.org/draft-07/schema#"
+    schema = {"$schema": draft_7, "patternProperties": {"^a$": {}}, "unevaluatedProperties": False}
+    assert SchemaCheck(schema).problems({"b": 1}) == []
+
+
 def test_a_pattern_only_legacy_mode_compiles_is_honoured() -> None:
     # `\_` is an identity escape JavaScript accepts outside Unicode mode (zod emits it).
     check = SchemaCheck({"type": "string", "pattern": "^a\\_b$"})

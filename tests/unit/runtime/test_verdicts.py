@@ -28,7 +28,15 @@ from mcpgen.render.publish import published_definition
 from mcpgen.runtime.ecma_regex import with_ecma_regex
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.testing.schema_cases import Case, cases
+from mcpgen.runtime.validation import SchemaCheck
 from tests.unit.runtime import tally
+from tests.unit.runtime.applicator_schemas import (
+    array_schemas,
+    arrays,
+    literal_verdict,
+    object_schemas,
+    objects,
+)
 from tests.unit.runtime.regex_samples import REALISTIC, corpus_patterns, texts
 
 REPO = Path(__file__).resolve().parents[3]
@@ -77,9 +85,13 @@ def reference_accepts(reference: Any, instance: Any) -> bool:
     if reference is None:
         return False
     try:
-        return bool(reference.is_valid(instance))
+        accepted = bool(reference.is_valid(instance))
     except Exception:
         return False  # the schema cannot judge it: the server must refuse
+    # The ECMA-262 reference shares the runtime's regex keywords; the literal one shares
+    # nothing but regress's answers on this instance's strings: they must agree too.
+    assert accepted == literal_verdict(reference.schema, instance), (reference.schema, instance)
+    return accepted
 
 
 @pytest.mark.parametrize("schema", tool_schemas())
@@ -129,3 +141,42 @@ def test_server_verdict_on_tricky_strings_equals_reference(
     expected = reference_accepts(reference, instance)
     accepted = not isinstance(dispatcher.admit("t", instance), CallToolResult)
     assert accepted == expected, (schema, instance)
+
+
+def _server_accepts(schema: dict[str, Any], instance: Any) -> bool:
+    return SchemaCheck(schema).problems(instance) == []
+
+
+@settings(max_examples=max(EXAMPLES, 60) * 5, deadline=None, database=None)
+@given(schema=object_schemas(), instance=objects())
+def test_unevaluated_properties_see_pattern_properties_as_ecma_262(
+    schema: dict[str, Any], instance: dict[str, Any]
+) -> None:
+    """`patternProperties` (and `propertyNames`' patterns) nested in applicators and `$ref`s
+    decide which keys `unevaluatedProperties` sees, with ECMA-262's regexes."""
+    assert _server_accepts(schema, instance) == literal_verdict(schema, instance), (
+        schema,
+        instance,
+    )
+
+
+@settings(max_examples=max(EXAMPLES, 60) * 2, deadline=None, database=None)
+@given(schema=object_schemas(draft_2019=True), instance=objects())
+def test_draft_2019_unevaluated_properties_see_pattern_properties_as_ecma_262(
+    schema: dict[str, Any], instance: dict[str, Any]
+) -> None:
+    assert _server_accepts(schema, instance) == literal_verdict(schema, instance), (
+        schema,
+        instance,
+    )
+
+
+@settings(max_examples=max(EXAMPLES, 60) * 5, deadline=None, database=None)
+@given(schema=array_schemas(), instance=arrays())
+def test_unevaluated_items_see_patterns_as_ecma_262(schema: dict[str, Any], instance: Any) -> None:
+    """`prefixItems`, `items` and `contains` holding patterns, nested in applicators, decide
+    which items `unevaluatedItems` sees, with ECMA-262's regexes."""
+    assert _server_accepts(schema, instance) == literal_verdict(schema, instance), (
+        schema,
+        instance,
+    )
