@@ -13,9 +13,12 @@ import contextvars
 import logging
 import queue
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
+
+import anyio
 
 from .boot import DEFAULT_WORKERS
 
@@ -36,6 +39,24 @@ class Raised(Exception):
     def __init__(self, original: BaseException) -> None:
         super().__init__(original)
         self.original = original
+
+
+class LoopLimiter:
+    """A capacity limiter in each event loop that asks for one (a limiter is bound to one)."""
+
+    def __init__(self, tokens: int) -> None:
+        self._tokens = tokens
+        self._limiters: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, anyio.CapacityLimiter
+        ] = weakref.WeakKeyDictionary()
+
+    def here(self) -> anyio.CapacityLimiter:
+        """This event loop's limiter."""
+        loop = asyncio.get_running_loop()
+        limiter = self._limiters.get(loop)
+        if limiter is None:
+            limiter = self._limiters[loop] = anyio.CapacityLimiter(self._tokens)
+        return limiter
 
 
 class _Call:

@@ -1,9 +1,10 @@
 """How regress compiles schema patterns, and a process that runs its matches on request.
 
-Run as a script (`python regex_worker.py`), it answers each request line on stdin,
-`["pattern", "text"]` as UTF-8 JSON, with `1` (matches), `0` (does not), `!` (the pattern
-does not compile) or `? <error>`. A backtracking match that runs away then blocks this
-process, not the server: the server stops waiting at its deadline and kills it.
+Run as a script (`python regex_worker.py`), it says `+` once regress is loaded, then answers
+each request line on stdin, `["pattern", "text"]` as UTF-8 JSON, with `1` (matches), `0`
+(does not), `!` (the pattern does not compile) or `? <error>`. A backtracking match that
+runs away then blocks this process, not the server: the server stops waiting at its deadline
+and kills it.
 No relative imports: the file is run by path, outside its package.
 """
 
@@ -73,6 +74,12 @@ def serve(match_limit: float | None = None) -> None:
     bounded = limit > 0
     if bounded:
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    try:
+        compile_unicode("")  # loaded before the first request, whose deadline then is its own
+    except Exception:
+        pass  # each request is answered with the error
+    sys.stdout.buffer.write(b"+\n")
+    sys.stdout.buffer.flush()
     for line in sys.stdin.buffer:  # bytes: the locale's encoding plays no part
         if bounded:
             signal.setitimer(signal.ITIMER_REAL, limit)

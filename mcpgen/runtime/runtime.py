@@ -10,6 +10,7 @@ import asyncio
 import functools
 import inspect
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
@@ -41,12 +42,12 @@ from pydantic import ValidationError as ModelValidationError
 from .boot import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
 from .context import Context, InputRequired, LogLevels
 from .errors import ErrorPolicy, ToolError, shortened
-from .limits import PoolSaturated, Raised, WorkerPool
+from .limits import LoopLimiter, PoolSaturated, Raised, WorkerPool
 from .results import NotJson, error_result, finished, plain_json
 from .table import LazyTool as LazyTool  # noqa: PLC0414  (re-exported for older tool tables)
 from .table import ToolCode as ToolCode  # noqa: PLC0414
 from .table import as_plain_json, to_json
-from .validation import SchemaCheck, off_loop_if
+from .validation import VERDICT_THREADS, SchemaCheck, off_loop_if
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +63,9 @@ NOT_IMPLEMENTED = "is not implemented yet"
 MAX_PROBLEMS = 20
 PROBLEM_LIMIT = 300
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
+# Verdict threads the calls of one tool may hold at once (the others wait their turn without
+# a thread): a flood of runaway matches on one tool leaves the rest to every other tool.
+TOOL_VERDICT_THREADS = max(1, VERDICT_THREADS // 2)
 
 
 class ToolEntry(Protocol):
@@ -152,6 +156,7 @@ class CompiledTool:
         self.spec = spec
         self._code: ToolCode | None = None
         self._wants_context = False
+        self.verdict_threads = LoopLimiter(TOOL_VERDICT_THREADS)
 
     def code(self) -> ToolCode:
         """The tool's models and handler, imported on the first call that needs them.
@@ -361,7 +366,7 @@ class Dispatcher:
         call must not end the server for every other client.
         """
         tool = self._tool(name)
-        model = await off_loop_if(tool.input_check.isolated, self.admit, name, arguments)
+        model = await self._admitted(tool, arguments)
         if isinstance(model, CallToolResult):
             return model
         context = context or Context(None, env_names=self.policy.env_names)
@@ -379,6 +384,19 @@ class Dispatcher:
                 raise
             result = self._failure(tool, exc)
         return finished(result, self.policy.errors.redactor, self.policy.max_result_bytes)
+
+    async def _admitted(
+        self, tool: CompiledTool, arguments: Mapping[str, Any]
+    ) -> BaseModel | CallToolResult:
+        """`admit`, off the event loop when the verdict may wait for a regex child."""
+        name = tool.spec.name
+        if not tool.input_check.isolated:
+            return self.admit(name, arguments)
+        from .bounded_regex import waiting_since  # noqa: PLC0415  (loaded with the schema)
+
+        with waiting_since(time.monotonic()):
+            async with tool.verdict_threads.here():
+                return await off_loop_if(True, self.admit, name, arguments)
 
     def _failure(self, tool: CompiledTool, exc: BaseException) -> CallToolResult:
         name = tool.spec.name

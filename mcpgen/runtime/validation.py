@@ -148,11 +148,13 @@ class SchemaCheck:
         patterns = list(_patterns(schema))
         self._patterned = bool(patterns)
         self.isolated = False
+        self._lane: Any = None  # this schema's turn at the regex children
         if patterns:
-            from .bounded_regex import is_linear, warm_up  # noqa: PLC0415
+            from .bounded_regex import Lane, is_linear, warm_up  # noqa: PLC0415
 
             self.isolated = not all(is_linear(pattern) for pattern in patterns)
             if self.isolated:
+                self._lane = Lane()
                 warm_up()
 
     def problems(self, instance: Any) -> list[str]:
@@ -162,7 +164,8 @@ class SchemaCheck:
         # RE2, regress and their tables load with the first schema that has a pattern.
         from .bounded_regex import VERDICT_BUDGET, verdict_budget  # noqa: PLC0415
 
-        with verdict_budget(LOOP_BUDGET if _on_event_loop() else VERDICT_BUDGET):
+        budget = LOOP_BUDGET if _on_event_loop() else VERDICT_BUDGET
+        with verdict_budget(budget, self._lane):
             return self._problems(instance)
 
     def _problems(self, instance: Any) -> list[str]:

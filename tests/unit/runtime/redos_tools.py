@@ -14,6 +14,8 @@ NESTED = "^(a+)+$"
 # A back-reference: only regress runs it, in the child process, under the verdict deadline.
 NESTED_BACKREFERENCE = "^(a+)+\\1$"
 RUNAWAY = "a" * 30 + "!"
+# Another back-reference, quick on any text: a victim's tool beside the attacked one.
+SAME_ENDS = "^(\\w)\\w*\\1$"
 
 
 class Args(BaseModel):
@@ -42,6 +44,7 @@ INFO = ServerInfo(name="redos", version="0.1.0", script="redos-server", descript
 TOOLS: list[ToolSpec[Any]] = [
     _text_tool("nested", NESTED),
     _text_tool("nested_backreference", NESTED_BACKREFERENCE),
+    _text_tool("same_ends", SAME_ENDS),
     ToolSpec(
         {"name": "ping", "inputSchema": {"type": "object"}},
         input_model=Args,
