@@ -19,6 +19,7 @@ from mcpgen.manifest.messages import Finding
 from mcpgen.manifest.model import COMPLETION_HANDLER, completion_module
 from mcpgen.manifest.sourcemap import JsonPath
 from mcpgen.relpath import lexical_problem, outside_reason
+from mcpgen.runtime.uri_template import ambiguities, query_misplaced
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TOKEN = r"[A-Za-z0-9!#$&^_.+-]+"
@@ -30,6 +31,9 @@ _VARIABLE = re.compile(
     r"^((?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*)(\*|:[1-9][0-9]{0,3})?$"
 )
 TEMPLATE_KEYS = ("resource_templates", "resourceTemplates")
+# A `file:` resource over this size gets a warning: it sits in the server's memory and goes
+# whole into every read.
+LARGE_FILE_BYTES = 1024 * 1024
 
 
 def template_variables(template: str) -> tuple[list[str], str | None]:
@@ -177,6 +181,8 @@ def _template(path: JsonPath, template: dict[str, Any]) -> list[Finding]:
         findings.append(Finding((*path, key), "the URI template has no {variable}"))
     if len(set(variables)) != len(variables):
         findings.append(Finding((*path, key), "the URI template repeats a variable"))
+    findings += _matching(path, key, text)
+    findings += _raw_variables(path, template, variables)
     for what in ("parameters", "completions"):
         declared = template.get(what)
         if not isinstance(declared, dict):
@@ -188,6 +194,34 @@ def _template(path: JsonPath, template: dict[str, Any]) -> list[Finding]:
             elif what == "parameters":
                 findings += _parameter_schema((*path, what, name), value)
     return findings
+
+
+def _matching(path: JsonPath, key: str, text: str) -> list[Finding]:
+    """How the server turns a URI around: query expressions last, one split per URI."""
+    if query_misplaced(text):
+        message = "a {?...} or {&...} expression must come last in the URI template"
+        return [Finding((*path, key), message)]
+    return [
+        Finding(
+            (*path, key),
+            f"the URI template is ambiguous: {problem}, so which part of a URI goes to which "
+            "is a guess (the server gives the first as much as it can); put a literal "
+            "between them or make one a plain {var}",
+            level="warning",
+        )
+        for problem in ambiguities(text)
+    ]
+
+
+def _raw_variables(path: JsonPath, template: dict[str, Any], variables: list[str]) -> list[Finding]:
+    names = template.get("raw")
+    if not isinstance(names, list):
+        return []
+    return [
+        Finding((*path, "raw", index), f"'{name}' is not a variable of the URI template")
+        for index, name in enumerate(names)
+        if isinstance(name, str) and name not in variables
+    ]
 
 
 def _parameter_schema(path: JsonPath, schema: Any) -> list[Finding]:
@@ -314,4 +348,11 @@ def file_findings(data: dict[str, Any], root: Path) -> list[Finding]:
         elif os.path.islink(root / file) or not (root / file).is_file():
             message = f"no file '{file}' in the project (a regular file, next to mcpgen.yaml)"
             findings.append(Finding((*path, "file"), message))
+        elif (size := (root / file).stat().st_size) > LARGE_FILE_BYTES:
+            message = (
+                f"the file is {size} bytes: it is built into the server and sent whole on "
+                "every read (over the server's --max-result-bytes it is refused); "
+                "serve a large file from a handler, or a resource link to it"
+            )
+            findings.append(Finding((*path, "file"), message, level="warning"))
     return findings

@@ -215,6 +215,7 @@ class ResourceTemplate:
     python_name: str
     mime_type: str | None = None
     parameters: JSON = field(default_factory=dict)  # JSON Schema per variable
+    raw: tuple[str, ...] = ()  # variables given as decoded, without the path-safety refusals
     completions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     completion_handlers: tuple[str, ...] = ()  # variables a user-owned handler completes
     extra_wire: JSON = field(default_factory=dict)
@@ -309,6 +310,7 @@ def build_resource_template(raw: Mapping[str, Any]) -> ResourceTemplate:
         python_name=_python_name(raw),
         mime_type=_alias(raw, "mime_type", "mimeType"),
         parameters=dict(raw.get("parameters") or {}),
+        raw=tuple(raw.get("raw") or ()),
         completions={
             k: tuple(v)
             for k, v in (raw.get("completions") or {}).items()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from mcp.server import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     BlobResourceContents,
     CompleteRequestParams,
@@ -36,6 +37,7 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
+from .boot import DEFAULT_MAX_RESULT_BYTES
 from .completions import complete_from
 from .context import Context
 from .prompts import PromptSpec, get_prompt
@@ -48,6 +50,8 @@ from .resources import (
     contents,
     not_found,
     page,
+    refusal,
+    too_long,
 )
 
 if TYPE_CHECKING:
@@ -131,7 +135,19 @@ class Catalog:
     async def read(
         self, uri: str, ctx: ServerRequestContext[Any] | None = None
     ) -> ReadResourceResult:
-        """The contents at `uri`: a fixed resource first, then the first template that matches."""
+        """The contents at `uri`: a fixed resource first, then the first template that matches.
+
+        A URI too long to match is refused before any work; contents over the server's
+        result limit (--max-result-bytes) are refused as a tool's result would be.
+        """
+        refused = too_long(uri)
+        if refused is not None:
+            raise refused
+        return self._bounded(uri, await self._contents(uri, ctx))
+
+    async def _contents(
+        self, uri: str, ctx: ServerRequestContext[Any] | None
+    ) -> ReadResourceResult:
         resource = self.resources.get(uri)
         if resource is not None:
             mime = resource.definition.get("mimeType")
@@ -153,6 +169,24 @@ class Catalog:
                 )
                 return contents(uri, mime, outcome)
         raise not_found(uri)
+
+    def _bounded(self, uri: str, result: ReadResourceResult) -> ReadResourceResult:
+        dispatcher = self._dispatcher
+        limit = DEFAULT_MAX_RESULT_BYTES
+        if dispatcher is not None:
+            limit = dispatcher.policy.max_result_bytes
+        try:
+            size = len(result.__pydantic_serializer__.to_json(result, by_alias=True))
+        except ValueError as exc:  # a lone surrogate: text that is not UTF-8
+            message = f"the resource's contents are not sendable text: {str(exc)[:200]}"
+            raise refusal(uri, message, INTERNAL_ERROR) from None
+        if limit and size > limit:
+            message = (
+                f"the resource is {size} bytes, over the server's limit of {limit} "
+                "(--max-result-bytes)"
+            )
+            raise refusal(uri, message, INTERNAL_ERROR)
+        return result
 
     async def subscribe(
         self, ctx: ServerRequestContext[Any], params: SubscribeRequestParams

@@ -12,11 +12,9 @@ import base64
 import inspect
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
-from urllib.parse import parse_qs, unquote
 
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
@@ -30,12 +28,16 @@ from mcp.types import (
 from .completions import CompletionSource, being_cancelled
 from .context import InputRequired
 from .errors import ToolError, new_error_id
+from .template_values import Refused, check_safe, decoded, typed
+from .uri_template import MAX_URI_LENGTH, UriTemplate, Variable
 from .validation import SchemaCheck
 
 # The protocol's code for a URI no resource or template answers to.
 RESOURCE_NOT_FOUND = -32002
 logger = logging.getLogger(__name__)
 PAGE_SIZE = 100
+# How much of a URI an error's data echoes.
+MAX_SHOWN_URI = 200
 
 ResourceContents: TypeAlias = TextResourceContents | BlobResourceContents
 ReadResult: TypeAlias = (
@@ -68,6 +70,9 @@ class TemplateSpec:
     parameters: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     completions: Mapping[str, CompletionSource] = field(default_factory=dict)
 
+    # Variables given to the handler as decoded, without the path-safety refusals.
+    raw: frozenset[str] = frozenset()
+
     @property
     def uri_template(self) -> str:
         return str(self.definition["uriTemplate"])
@@ -85,94 +90,129 @@ def page(items: Sequence[Any], cursor: str | None) -> tuple[list[Any], str | Non
 
 
 def not_found(uri: str) -> MCPError:
-    return MCPError(RESOURCE_NOT_FOUND, "Resource not found", {"uri": uri})
-
-
-_EXPRESSION = re.compile(r"\{([+#./;?&]?)([^{}]*)\}")
+    return refusal(uri, "Resource not found", RESOURCE_NOT_FOUND)
 
 
 class TemplateMatcher:
-    """An RFC 6570 template turned around: URI → variables (levels 1-3, no prefixes)."""
+    """A template's variables out of a URI, percent-decoded (no safety checks, no types)."""
 
     def __init__(self, template: str) -> None:
-        pattern, self.query_names = "", []
-        self.names: list[str] = []
-        position = 0
-        for match in _EXPRESSION.finditer(template):
-            pattern += re.escape(template[position : match.start()])
-            position = match.end()
-            operator, variables = (
-                match.group(1),
-                [re.sub(r"(\*|:\d+)$", "", v) for v in match.group(2).split(",")],
-            )
-            if operator in ("?", "&"):
-                self.query_names += variables
-                pattern += rf"(?:[?&](?P<_query{len(self.query_names)}>[^#]*))?"
-                continue
-            prefix, separator = {"": ("", ","), "+": ("", ","), "#": ("#", ",")}.get(
-                operator, (operator, operator)
-            )
-            allowed = r"[^#?]" if operator in ("+", "#") else r"[^/?#,&]"
-            if operator in (".", ";"):
-                allowed = r"[^/?#,&.;]"
-            groups = []
-            for name in variables:
-                self.names.append(name)
-                groups.append(f"(?P<v{len(self.names) - 1}>{allowed}*)")
-            pattern += re.escape(prefix) + re.escape(separator).join(groups)
-        pattern += re.escape(template[position:])
-        self.regex = re.compile(pattern + r"\Z")
+        self.template = UriTemplate(template)
 
     def match(self, uri: str) -> dict[str, str] | None:
-        found = self.regex.match(uri)
+        found = self.template.match(uri)
         if found is None:
             return None
-        values = {name: unquote(found.group(f"v{index}")) for index, name in enumerate(self.names)}
-        for key, text in found.groupdict().items():
-            if key.startswith("_query") and text:
-                for name, given in parse_qs(text, keep_blank_values=True).items():
-                    if name in self.query_names:
-                        values[name] = given[0]
+        path, pairs = found
+        values = {name: decoded(raw) for name, raw in path.items()}
+        wanted = {v.name for v in self.template.query_variables}
+        for name, raw in pairs:
+            if name in wanted:
+                values.setdefault(name, decoded(raw))
         return values
 
 
-def typed_value(text: str, schema: Mapping[str, Any]) -> Any:
-    """A template variable as the type its schema names; the text as is when it cannot be."""
-    kind = schema.get("type")
-    try:
-        if kind == "integer":
-            return int(text)
-        if kind == "number":
-            return float(text)
-    except ValueError:
-        return text
-    if kind == "boolean" and text in ("true", "false"):
-        return text == "true"
-    return text
+def refusal(uri: str, message: str, code: int = INVALID_PARAMS) -> MCPError:
+    """A protocol error about `uri` whose size does not follow the URI's."""
+    return MCPError(code, message, {"uri": _cut(uri)})
+
+
+def _cut(uri: str) -> str:
+    return uri if len(uri) <= MAX_SHOWN_URI else uri[:MAX_SHOWN_URI] + "…"
+
+
+def too_long(uri: str) -> MCPError | None:
+    """The refusal of a URI over the length templates are matched against, if it is one."""
+    if len(uri) <= MAX_URI_LENGTH:
+        return None
+    message = f"the URI is {len(uri)} characters long, over the limit of {MAX_URI_LENGTH}"
+    return refusal(uri, message)
 
 
 class CompiledTemplate:
+    """A template spec, ready to turn a URI into its handler's checked keyword arguments."""
+
     def __init__(self, spec: TemplateSpec) -> None:
         self.spec = spec
-        self.matcher = TemplateMatcher(spec.uri_template)
+        self.matcher = UriTemplate(spec.uri_template)
         self.checks = {name: SchemaCheck(schema) for name, schema in spec.parameters.items()}
+        self._defaulted = _defaulted_parameters(spec.handler)
 
     def arguments(self, uri: str) -> dict[str, Any] | None:
         """The handler's keyword arguments for `uri`, None if it does not match.
 
-        MCPError (invalid params) when a variable fails its schema.
+        MCPError (invalid params) when a variable is unsafe, missing or fails its schema.
         """
         found = self.matcher.match(uri)
         if found is None:
             return None
-        typed: dict[str, Any] = {}
-        for name, text in found.items():
-            schema = self.spec.parameters.get(name, {})
-            typed[name] = value = typed_value(text, schema)
-            problems = self.checks[name].problems(value) if name in self.checks else []
-            if problems:
-                raise MCPError(INVALID_PARAMS, f"{name}: {problems[0]}", {"uri": uri})
-        return typed
+        path, pairs = found
+        arguments: dict[str, Any] = {}
+        try:
+            for variable in self.matcher.path_variables:
+                arguments[variable.name] = self._value(variable, path[variable.name])
+            arguments |= self._query_arguments(pairs)
+        except Refused as refused:
+            raise refusal(uri, str(refused)) from None
+        return arguments
+
+    def _query_arguments(self, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+        given: dict[str, str] = {}
+        wanted = {v.name: v for v in self.matcher.query_variables}
+        for name, raw in pairs:
+            if name in given:
+                raise Refused(f"{name}: the query gives it more than once")
+            if name in wanted:
+                given[name] = raw
+        arguments = {}
+        for name, variable in wanted.items():
+            if name in given:
+                arguments[name] = self._value(variable, given[name])
+            elif "default" in self.spec.parameters.get(name, {}):
+                arguments[name] = self.spec.parameters[name]["default"]
+            elif name not in self._defaulted:
+                raise Refused(f"{name}: the URI's query has no {name}= (the handler needs it)")
+        return arguments
+
+    def _value(self, variable: Variable, raw: str) -> Any:
+        name = variable.name
+        try:
+            text = decoded(raw)
+            if name not in self.spec.raw:
+                one_segment = not (variable.multi_segment or variable.in_query)
+                check_safe(text, one_segment=one_segment)
+            value = typed(text, self.spec.parameters.get(name, {}))
+        except Refused as refused:
+            raise Refused(f"{name}: {refused}") from None
+        check = self.checks.get(name)
+        problems = check.problems(value) if check is not None else []
+        if problems:
+            raise Refused(f"{name}: {_bounded(problems[0])}")
+        return value
+
+
+def _bounded(message: str, limit: int = 200) -> str:
+    return message if len(message) <= limit else message[:limit] + "…"
+
+
+def _defaulted_parameters(handler: Callable[..., Any]) -> frozenset[str]:
+    """The handler's parameters that have a default (a query variable may then be left out),
+    or every name when it takes `**kwargs`."""
+    try:
+        parameters = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):  # a callable without a signature: nothing is optional
+        return frozenset()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return _EVERY_NAME
+    return frozenset(p.name for p in parameters if p.default is not inspect.Parameter.empty)
+
+
+class _EveryName(frozenset[str]):
+    def __contains__(self, item: object) -> bool:
+        return True
+
+
+_EVERY_NAME = _EveryName()
 
 
 async def call_handler(
@@ -236,34 +276,72 @@ def contents(uri: str, mime_type: str | None, outcome: ReadResult) -> ReadResour
 
 
 class Subscriptions:
-    """Which sessions asked for updates of which URIs.
+    """Which connections asked for updates of which URIs.
 
-    A session that can no longer be told (its connection ended) is dropped at the next update.
+    A connection's subscriptions go when it closes (DELETE, idle expiry, a dropped stream,
+    the end of stdio): the SDK unwinds its exit stack then. A session that can no longer be
+    told is also dropped at the next update. Only the connection is kept, never the request
+    that subscribed (its session proxy holds that request's whole context).
     """
 
     def __init__(self) -> None:
-        self._sessions: dict[str, dict[int, Any]] = {}
+        self._by_uri: dict[str, dict[Any, None]] = {}
+        self._by_connection: dict[Any, set[str]] = {}
+
+    def __len__(self) -> int:
+        """How many (connection, URI) subscriptions are held."""
+        return sum(len(uris) for uris in self._by_connection.values())
 
     def add(self, uri: str, session: Any) -> None:
-        self._sessions.setdefault(uri, {})[_connection(session)] = session
+        connection = _connection(session)
+        if connection not in self._by_connection:
+            self._by_connection[connection] = set()
+            _on_close(connection, self._forget)
+        self._by_connection[connection].add(uri)
+        self._by_uri.setdefault(uri, {})[connection] = None
 
     def remove(self, uri: str, session: Any) -> None:
-        self._sessions.get(uri, {}).pop(_connection(session), None)
+        self._drop(uri, _connection(session))
+
+    def _drop(self, uri: str, connection: Any) -> None:
+        self._by_connection.get(connection, set()).discard(uri)
+        subscribers = self._by_uri.get(uri, {})
+        subscribers.pop(connection, None)
+        if not subscribers:
+            self._by_uri.pop(uri, None)
+
+    def _forget(self, connection: Any) -> None:
+        for uri in self._by_connection.pop(connection, set()):
+            self._drop(uri, connection)
 
     async def notify(self, uri: str) -> int:
         """Send notifications/resources/updated to each subscriber; how many were told."""
         told = 0
-        for session in list(self._sessions.get(uri, {}).values()):
+        for connection in list(self._by_uri.get(uri, {})):
             try:
-                await session.send_resource_updated(uri)
+                await _send_updated(connection, uri)
             except Exception:  # a closed session must not stop the others
-                self.remove(uri, session)
+                self._drop(uri, connection)
             else:
                 told += 1
         return told
 
 
-def _connection(session: Any) -> int:
-    # Each request may carry its own session object; the client's initialize parameters are
-    # the one object a connection keeps (as `context.LogLevels` does).
-    return id(getattr(session, "client_params", None) or session)
+def _connection(session: Any) -> Any:
+    """The SDK's connection behind a request's session proxy (the session itself when this
+    SDK has none: it then stays until an update to it fails)."""
+    return getattr(session, "_connection", None) or session
+
+
+def _on_close(connection: Any, forget: Callable[[Any], None]) -> None:
+    exit_stack = getattr(connection, "exit_stack", None)
+    if exit_stack is not None:
+        exit_stack.callback(forget, connection)
+
+
+async def _send_updated(connection: Any, uri: str) -> None:
+    outbound = getattr(connection, "outbound", None)
+    if outbound is None:  # a session object: its own method
+        await connection.send_resource_updated(uri)
+        return
+    await outbound.notify("notifications/resources/updated", {"uri": uri})

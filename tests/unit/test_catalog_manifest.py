@@ -218,3 +218,60 @@ def test_template_variables_follow_rfc_6570() -> None:
         None,
     )
     assert template_variables("a://{x y}")[1] == "has an invalid variable 'x y' in '{x y}'"
+
+
+def warnings(text: str, root: Path | None = None) -> list[str]:
+    _, diagnostics = check_text(HEAD + text, "mcpgen.yaml", root)
+    return [str(d) for d in diagnostics if d.level == "warning"]
+
+
+def test_ambiguous_templates_are_warned_about_where_they_are() -> None:
+    text = (
+        "resource_templates:\n"
+        "  - {uri_template: 'tree://{+a}/{+b}/{+c}', name: tree}\n"
+        "  - {uri_template: 'pair://{a}{b}', name: pair}\n"
+        "  - {uri_template: 'files://{name}.{ext}', name: files}\n"
+        "  - {uri_template: 'notes://{folder}/{id}{?q,page}', name: notes}\n"
+        "  - {uri_template: 'docs://{+path}{.ext}', name: docs}\n"
+    )
+    assert warnings(text) == [
+        "mcpgen.yaml:5:20: resource_templates[0].uri_template: warning: the URI template is "
+        "ambiguous: {a}, {b}, {c} may each hold '/', so which part of a URI goes to which "
+        "is a guess (the server gives the first as much as it can); put a literal between "
+        "them or make one a plain {var}",
+        "mcpgen.yaml:6:20: resource_templates[1].uri_template: warning: the URI template is "
+        "ambiguous: {a} and {b} have nothing between them, so which part of a URI goes to "
+        "which is a guess (the server gives the first as much as it can); put a literal "
+        "between them or make one a plain {var}",
+    ]
+    assert errors(text) == []
+
+
+def test_a_query_expression_must_come_last() -> None:
+    assert errors("resource_templates:\n  - {uri_template: 's://{?q}/{x}', name: t}\n") == [
+        "mcpgen.yaml:5:20: resource_templates[0].uri_template: a {?...} or {&...} expression "
+        "must come last in the URI template"
+    ]
+
+
+def test_raw_variables_are_variables_of_the_template() -> None:
+    text = "resource_templates:\n  - {uri_template: 'git://{+range}', name: t, raw: [range, x]}\n"
+    assert errors(text) == [
+        "mcpgen.yaml:5:60: resource_templates[0].raw[1]: 'x' is not a variable of the URI template"
+    ]
+    manifest, _ = check_text(HEAD + text.replace(", x]", "]"), "mcpgen.yaml")
+    assert manifest is not None and manifest.resource_templates[0].raw == ("range",)
+
+
+def test_a_file_resource_over_1_mib_is_warned_about(tmp_path: Path) -> None:
+    (tmp_path / "big.bin").write_bytes(b"\0" * (1024 * 1024 + 1))
+    (tmp_path / "small.txt").write_text("s")
+    text = (
+        "resources:\n  - {uri: 'a://big', name: big, file: big.bin}\n"
+        "  - {uri: 'a://small', name: small, file: small.txt}\n"
+    )
+    assert warnings(text, tmp_path) == [
+        "mcpgen.yaml:5:39: resources[0].file: warning: the file is 1048577 bytes: it is built "
+        "into the server and sent whole on every read (over the server's --max-result-bytes it is "
+        "refused); serve a large file from a handler, or a resource link to it"
+    ]

@@ -1,7 +1,9 @@
-"""`python catalog_server.py [flags]`: resources and prompts whose handlers misbehave."""
+"""`python catalog_server.py [flags]`: resources and prompts whose handlers misbehave, and
+resource templates for hostile URIs (each handler answers the arguments it was given)."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -12,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from mcpgen.runtime.catalog import Catalog
 from mcpgen.runtime.errors import ToolError
 from mcpgen.runtime.prompts import PromptSpec
-from mcpgen.runtime.resources import ResourceSpec
+from mcpgen.runtime.resources import ResourceSpec, TemplateSpec
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import ServerInfo, main
 
@@ -40,12 +42,52 @@ def _prompt(kind: str) -> PromptSpec:
     return PromptSpec({"name": kind, "arguments": []}, handler=lambda: _raise(kind))
 
 
+def given(**arguments: Any) -> str:
+    """What the handler was given, values with their Python types."""
+    return json.dumps({name: [value, type(value).__name__] for name, value in arguments.items()})
+
+
+def search(q: str, n: int = 10) -> str:
+    return given(q=q, n=n)
+
+
+def _template(template: str, handler: Any = given, **options: Any) -> TemplateSpec:
+    name = template.split(":", 1)[0]
+    return TemplateSpec({"uriTemplate": template, "name": name}, handler=handler, **options)
+
+
+TEMPLATES = [
+    _template("notes://{folder}/{id}", parameters={"id": {"type": "integer", "minimum": 1}}),
+    _template("files://{name}.{ext}"),
+    _template("tree://{+a}/{+b}/{+c}"),
+    _template("docs://{+path}"),
+    _template("git://diff/{+range}", raw=frozenset({"range"})),
+    _template("num://{x}", parameters={"x": {"type": "number", "minimum": 0, "maximum": 10}}),
+    _template("flag://{on}", parameters={"on": {"type": "boolean"}}),
+    _template("search://s{?q,n}", search, parameters={"n": {"type": "integer"}}),
+    _template("tag://{t}", parameters={"t": {"type": "string", "maxLength": 3}}),
+]
+
+
+def subscriptions_held() -> str:
+    """How many subscriptions the server holds: what ended sessions must not keep."""
+    return str(len(CATALOG.subscriptions))
+
+
+def big_text() -> str:
+    return "x" * int(os.environ.get("CATALOG_BIG_BYTES", "300000"))
+
+
 KIND_NAMES = ["leak", "tool-error", *KINDS]
 CATALOG = Catalog(
     resources=[
         *(_resource(kind) for kind in KIND_NAMES),
         ResourceSpec({"uri": "ok://text", "name": "text"}, text="fine"),
+        ResourceSpec({"uri": "watch://a", "name": "watched"}, text="w", subscribe=True),
+        ResourceSpec({"uri": "debug://subscriptions", "name": "held"}, handler=subscriptions_held),
+        ResourceSpec({"uri": "big://text", "name": "big"}, handler=big_text),
     ],
+    templates=TEMPLATES,
     prompts=[_prompt(kind) for kind in KIND_NAMES],
 )
 INFO = ServerInfo(

@@ -20,13 +20,13 @@ from mcp.types import (
     TextResourceContents,
 )
 
-from mcpgen.runtime import resources as resources_module
 from mcpgen.runtime.catalog import Catalog
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.prompts import PromptSpec
 from mcpgen.runtime.resources import ResourceSpec, TemplateMatcher, TemplateSpec
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import ServerInfo, build_server
+from mcpgen.runtime.template_values import Refused, typed
 
 ERAS = ["legacy", "2026-07-28"]
 PNG = base64.b64encode(b"\x89PNG\r\n").decode()
@@ -231,13 +231,46 @@ async def test_lists_are_paginated() -> None:
         ("a://s{?q,n}", "a://s?n=2&q=hi%20there", {"q": "hi there", "n": "2"}),
         ("a://{x}{.ext}", "a://file.md", {"x": "file", "ext": "md"}),
         ("test://template/{id}/data", "test://template/123/data", {"id": "123"}),
+        ("a://{;x,y}", "a://;x=1;y", {"x": "1", "y": ""}),
+        ("a://f{/path*}", "a://f/a/b/c", {"path": "a/b/c"}),
+        ("a://x?fixed=1{&page}", "a://x?fixed=1&page=3", {"page": "3"}),
+        ("a://s{?q}", "a://s?q=1#frag", {"q": "1"}),
     ],
 )
 def test_template_matching(template: str, uri: str, expected: dict[str, str] | None) -> None:
     assert TemplateMatcher(template).match(uri) == expected
 
 
-def test_typed_value_keeps_text_it_cannot_convert() -> None:
-    assert resources_module.typed_value("12", {"type": "integer"}) == 12
-    assert resources_module.typed_value("x", {"type": "integer"}) == "x"
-    assert resources_module.typed_value("true", {"type": "boolean"}) is True
+def test_typed_values_are_strict() -> None:
+    assert typed("12", {"type": "integer"}) == 12
+    assert typed("-7", {"type": "integer"}) == -7
+    assert typed("2.5e1", {"type": "number"}) == 25.0
+    assert typed("true", {"type": "boolean"}) is True
+    for text, kind in [
+        ("x", "integer"),
+        ("1_000", "integer"),
+        ("+5", "integer"),
+        (" 5", "integer"),
+        ("\u0665", "integer"),
+        ("nan", "number"),
+        ("Infinity", "number"),
+        ("1e400", "number"),
+        ("yes", "boolean"),
+    ]:
+        with pytest.raises(Refused):
+            typed(text, {"type": kind})
+
+
+@pytest.mark.anyio
+async def test_subscriptions_go_when_the_connection_closes() -> None:
+    catalog = Catalog(**CATALOG_ARGS)
+    info = ServerInfo(name="c", version="1", script="c", description="c", catalog=catalog)
+    legacy = Client(build_server(info, Dispatcher(())), mode="legacy")
+    async with legacy as client:
+        await client.subscribe_resource("test://watched")
+        await client.subscribe_resource("test://watched")
+        assert len(catalog.subscriptions) == 1
+    with anyio.fail_after(5):
+        while len(catalog.subscriptions):
+            await anyio.sleep(0.01)
+    assert await catalog.resource_updated("test://watched") == 0
