@@ -2,8 +2,11 @@
 
 A handler reads a typed input model and returns a result that must match the output schema.
 So for the input side, anything that can make existing handler code see a value it did not
-expect (a field gone, a type changed, a required field it never used) breaks it; for the output
-side, anything that the handler's current return value may no longer satisfy breaks it.
+expect (a field gone, a type widened or changed, a required field it never used) breaks it, and
+a narrower type does not; for the output side, anything that the handler's current return value
+may no longer satisfy breaks it (a field made required, a narrower type, a field removed from a
+closed object, whose model then refuses it), and a wider type or a field removed from an open
+object does not (the handler may keep returning it).
 Only `properties`/`required`/`items` are followed, in the schema and in each of its `$defs`
 (`definitions`), whose classes the handler uses the same way; other keyword changes are
 reported as constraint changes, which do not break handler code.
@@ -53,6 +56,62 @@ def _type_of(schema: JSON) -> str:
     return str(kind)
 
 
+def _enum_values(schema: JSON) -> list[str] | None:
+    """The values an `enum`/`const` schema allows (as JSON text), None when it has neither."""
+    if "const" in schema:
+        return [json.dumps(schema["const"], sort_keys=True)]
+    if isinstance(schema.get("enum"), list):
+        return [json.dumps(v, sort_keys=True) for v in schema["enum"]]
+    return None
+
+
+_JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array"}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "object"
+    return _JSON_TYPES.get(type(value), "unknown")
+
+
+def _types(schema: JSON) -> frozenset[str] | None:
+    """The JSON types a schema admits, by its `type`, `$ref` (a name of its own) and unions;
+    None: any value (it says nothing about types)."""
+    if "$ref" in schema:
+        return frozenset({"$ref " + str(schema["$ref"])})
+    for combinator in ("oneOf", "anyOf"):
+        members = schema.get(combinator)
+        if isinstance(members, list):
+            found = [_types(_as_schema(m)) for m in members]
+            if any(f is None for f in found):
+                return None
+            return frozenset(t for f in found if f is not None for t in f)
+    kind = schema.get("type")
+    kinds = {kind} if isinstance(kind, str) else set(kind) if isinstance(kind, list) else set()
+    if not kinds and "properties" in schema:
+        kinds = {"object"}
+    if not kinds:
+        return None
+    return frozenset(kinds | ({"integer"} if "number" in kinds else set()))
+
+
+def widens(old: JSON, new: JSON) -> bool:
+    """Whether every value of `old`'s type(s) is one `new` accepts too, as far as types,
+    enums and unions tell (constraints are not compared)."""
+    new_values, old_values = _enum_values(new), _enum_values(old)
+    if new_values is not None:
+        return old_values is not None and set(old_values) <= set(new_values)
+    new_types = _types(new)
+    if new_types is None:
+        return True
+    if old_values is not None:
+        return all(_json_type(json.loads(v)) in new_types for v in old_values)
+    old_types = _types(old)
+    return old_types is not None and old_types <= new_types
+
+
 def _without_annotations(schema: JSON) -> str:
     def strip(value: Any) -> Any:
         if isinstance(value, dict):
@@ -85,8 +144,12 @@ class _Differ:
         for name in sorted(old_props.keys() - new_props.keys()):
             noun = _noun(self.side, prefix + name)
             # An input field the handler reads is gone; an output field the handler still
-            # returns only fails validation when extra fields are forbidden.
-            self.add(f"{noun} removed", breaking=self.side == "input" or closed)
+            # returns is refused only where extra fields are forbidden (the model forbids them).
+            if self.side == "output" and closed:
+                why = ": the object allows no other field, so the handler must stop returning it"
+                self.add(f"{noun} removed{why}", breaking=True)
+            else:
+                self.add(f"{noun} removed", breaking=self.side == "input")
         for name in sorted(new_props.keys() - old_props.keys()):
             noun = _noun(self.side, prefix + name)
             if name in new_required:
@@ -110,17 +173,41 @@ class _Differ:
             why = ": the handler may receive None" if may_be_missing else ""
             self.add(f"{noun} is now optional{why}", breaking=may_be_missing)
 
+    def type_change(self, old: JSON, new: JSON, noun: str) -> None:
+        """The handler takes inputs (a narrower type is safe) and produces outputs (a wider
+        type is safe); any other type change breaks it."""
+        text = f"{noun} changed type from {_type_of(old)} to {_type_of(new)}"
+        if self.side == "output" and widens(old, new):
+            self.add(f"{text} (wider: what the handler returns still fits)", breaking=False)
+        elif self.side == "input" and widens(new, old):
+            self.add(f"{text} (narrower: the handler gets values it handles)", breaking=False)
+        else:
+            self.add(text, breaking=True)
+
+    def enum_change(self, old: JSON, new: JSON, noun: str) -> None:
+        """Allowed values changed: new ones reach a handler's input (its `Literal` type does
+        not cover them); an output value dropped is one the handler may still return."""
+        before, after = set(_enum_values(old) or ()), set(_enum_values(new) or ())
+        added, dropped = sorted(after - before), sorted(before - after)
+        if self.side == "input" and added:
+            self.add(f"{noun} allows new values {', '.join(added)}", breaking=True)
+        elif self.side == "output" and dropped:
+            self.add(f"{noun} no longer allows {', '.join(dropped)}", breaking=True)
+        else:
+            self.add(f"{noun}: allowed values changed", breaking=False)
+
     def value(self, old: JSON, new: JSON, name: str) -> None:
-        old_type, new_type = _type_of(old), _type_of(new)
-        if old_type != new_type:
-            self.add(
-                f"{_noun(self.side, name)} changed type from {old_type} to {new_type}",
-                breaking=True,
-            )
+        if _type_of(old) != _type_of(new):
+            self.type_change(old, new, _noun(self.side, name))
         elif "properties" in old or "properties" in new:
             self.objects(old, new, f"{name}.")
         elif isinstance(old.get("items"), dict) and isinstance(new.get("items"), dict):
             self.value(old["items"], new["items"], f"{name}[]")
+        elif _enum_values(old) != _enum_values(new) and None not in (
+            _enum_values(old),
+            _enum_values(new),
+        ):
+            self.enum_change(old, new, _noun(self.side, name))
         elif _without_annotations(old) != _without_annotations(new):
             self.add(f"{_noun(self.side, name)}: constraints changed", breaking=False)
         elif old != new:
@@ -164,7 +251,7 @@ def output_changes(old: JSON | None, new: JSON | None) -> list[SchemaChange]:
         return [SchemaChange(text, breaking=True)]
     differ = _Differ("output")
     if _type_of(old) != _type_of(new):
-        differ.add(f"result changed type from {_type_of(old)} to {_type_of(new)}", breaking=True)
+        differ.type_change(old, new, "result")
     else:
         differ.objects(old, new, "")
     differ.definitions(old, new)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
-from mcpgen.manifest.model import Manifest
+import pytest
+
+from mcpgen.manifest.model import Manifest, build_manifest
 from mcpgen.render.plan import PlannedFile, RenderPlan
 from mcpgen.sync.changes import find_orphans, summarise
 from mcpgen.write.apply import Move
@@ -103,3 +107,51 @@ def test_orphans_are_handlers_no_tool_owns(tmp_path: Path) -> None:
         tmp_path, manifest, _plan(manifest), leaving=["src/demo/handlers/moving.py"]
     )
     assert orphans == ("src/demo/handlers/gone.py",)
+
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real"
+
+
+def _widened(schema: Any) -> Any:
+    """Every typed field also allows null, and each open object loses its last field: what
+    the handler returns today still fits."""
+    if isinstance(schema, list):
+        return [_widened(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    found = {key: _widened(value) for key, value in schema.items()}
+    if isinstance(found.get("type"), str) and found["type"] != "null":
+        found["type"] = [found["type"], "null"]
+    properties = found.get("properties")
+    if isinstance(properties, dict) and properties and found.get("additionalProperties") is None:
+        last = list(properties)[-1]
+        found["properties"] = {k: v for k, v in properties.items() if k != last}
+        found["required"] = [r for r in found.get("required", []) if r != last]
+    return found
+
+
+def _corpus_tools_with_output() -> list[dict[str, Any]]:
+    tools = []
+    for path in sorted(CORPUS.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for entry in data["tools"] if isinstance(data, dict) else data:
+            if entry.get("outputSchema"):
+                tools.append({"name": entry["name"], **{k: entry[k] for k in SCHEMAS}})
+    return tools
+
+
+SCHEMAS = ("inputSchema", "outputSchema")
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is beside the clone in CI")
+def test_wider_results_and_fields_dropped_from_open_results_break_no_handler() -> None:
+    tools = _corpus_tools_with_output()
+    assert len(tools) > 100
+    unique = {t["name"]: t for t in tools}.values()  # a name used by two servers: one tool
+    before = build_manifest({"name": "demo", "version": "1.0.0", "tools": list(unique)})
+    after_tools = [{**t, "outputSchema": _widened(t["outputSchema"])} for t in unique]
+    after = build_manifest({"name": "demo", "version": "1.0.0", "tools": after_tools})
+    summary = _summary(before, after)
+    assert len(summary.changed) > 100
+    breaking = [f"{c.tool}: {b.text}" for c in summary.changed for b in c.breaking]
+    assert breaking == []
