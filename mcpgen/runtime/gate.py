@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import anyio
 import pydantic_core
 
+from .oversized import EDGE_BYTES, request_id
 from .sessions import SessionBook
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ ASGIApp: TypeAlias = Callable[[Scope, Receive, Send], Awaitable[None]]
 logger = logging.getLogger(__name__)
 
 HEALTH_PATH = "/healthz"
+INVALID_REQUEST = -32600  # JSON-RPC's code, as `mcp.types` names it
 SESSION_HEADER = b"mcp-session-id"
 
 
@@ -127,27 +129,33 @@ class Gate:
         """The whole body, or None once a 413 or 408 has been sent."""
         limit = self.limits.max_body_bytes
         declared = _header(scope, b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            await _reply(send, 413, {"error": f"request body over {limit} bytes"})
-            return None
+        # Only the first bytes of a body declared too large are read: its id, if they hold it.
+        too_large = (
+            declared is not None
+            and declared.isascii()
+            and declared.isdigit()
+            and (len(declared) > len(str(limit)) or int(declared) > limit)
+        )
+        wanted = EDGE_BYTES if too_large else limit
         chunks: list[bytes] = []
-        size = 0
+        size, complete = 0, False
         # A client that sends its body slowly holds a connection and a task: bounded here.
         with anyio.move_on_after(self.limits.read_timeout):
-            while True:
+            while not complete and size <= wanted:
                 message = await receive()
                 if message["type"] == "http.disconnect":
                     return None
                 chunk = message.get("body", b"")
                 size += len(chunk)
-                if size > limit:
-                    await _reply(send, 413, {"error": f"request body over {limit} bytes"})
-                    return None
                 chunks.append(chunk)
-                if not message.get("more_body", False):
-                    return b"".join(chunks)
-        await _reply(send, 408, {"error": "the request body was not received in time"})
-        return None
+                complete = not message.get("more_body", False)
+        if too_large or size > limit:
+            await _too_large(send, limit, b"".join(chunks)[:EDGE_BYTES])
+            return None
+        if not complete:
+            await _reply(send, 408, {"error": "the request body was not received in time"})
+            return None
+        return b"".join(chunks)
 
     async def _scopes_allow(self, scope: Scope, body: bytes, send: Send) -> bool:
         needed = self._needed_scopes(body)
@@ -240,6 +248,16 @@ def replaying(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+async def _too_large(send: Send, limit: int, head: bytes) -> None:
+    """413, with the JSON-RPC error a client hands to the request it sent, when its id
+    shows in the body's first bytes."""
+    error = {
+        "code": INVALID_REQUEST,
+        "message": f"Invalid Request: the message is longer than {limit} bytes",
+    }
+    await _reply(send, 413, {"jsonrpc": "2.0", "id": request_id(head), "error": error})
 
 
 async def _reply(

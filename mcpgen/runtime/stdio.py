@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, RequestId
 from pydantic import ValidationError
 
 
@@ -19,9 +19,10 @@ def error_for(problem: Exception) -> JSONRPCError:
     return JSONRPCError(jsonrpc="2.0", id=None, error=error)
 
 
-def too_long(limit: int) -> JSONRPCError:
-    """The answer to a line longer than `limit` bytes, which is dropped unread."""
+def too_long(limit: int, request_id: RequestId | None = None) -> JSONRPCError:
+    """The answer to a line longer than `limit` bytes, which is dropped unread (`request_id`:
+    its id, as far as its first and last bytes show it)."""
     message = f"Invalid Request: the message is longer than {limit} bytes"
     return JSONRPCError(
-        jsonrpc="2.0", id=None, error=ErrorData(code=INVALID_REQUEST, message=message)
+        jsonrpc="2.0", id=request_id, error=ErrorData(code=INVALID_REQUEST, message=message)
     )

@@ -18,6 +18,7 @@ import os
 import signal
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -38,6 +39,7 @@ from mcp.types import (
 from .boot import Rest
 from .boot import claimed_stdio as claimed_stdio  # noqa: PLC0414  (re-exported for callers)
 from .http_options import DEFAULT_MAX_BODY_BYTES
+from .oversized import EDGE_BYTES, request_id
 from .stdio import error_for, too_long
 from .stdio_fast_path import FastPath
 from .table import encode_json
@@ -67,7 +69,8 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
 
     When the input ends, calls still running are answered (for up to `DRAIN_SECONDS`) before
     the server stops. Neither descriptor is closed. A line longer than `max_line` bytes is
-    answered with an error and dropped without being held. `opening`: the session so far,
+    answered with an error (with its id, when its edges show it) and dropped without being
+    held. `opening`: the session so far,
     answered by `boot` (its handshake is replayed, then its unread input comes first).
     """
     to_server, server_reads = anyio.create_memory_object_stream[Inbound](QUEUE)
@@ -167,10 +170,12 @@ class _Inbound:
         self._fast = fast
         self.max_line = max_line
 
-    async def accept(self, line: bytes | None) -> None:
-        """Route one line; None stands for a line dropped as too long."""
-        if line is None:
-            await self.to_writer.send(SessionMessage(too_long(self.max_line)))
+    async def accept(self, line: bytes | TooLong) -> None:
+        """Route one line, or answer one dropped as too long."""
+        if isinstance(line, TooLong):
+            if line.request_id is not None:
+                self.pending.add(line.request_id)  # its answer is counted off when sent
+            await self.to_writer.send(SessionMessage(too_long(self.max_line, line.request_id)))
             return
         if not line.strip():
             return
@@ -277,11 +282,19 @@ async def _read_loop(
                 await inbound.pending.answered()
 
 
+@dataclass(frozen=True)
+class TooLong:
+    """A line longer than the limit, dropped unread but for the id its edges show."""
+
+    request_id: RequestId | None
+
+
 class _Lines:
     """Splits the input into lines, none longer than `limit` bytes.
 
-    A longer line is never held whole: its bytes are dropped as they come, and it is
-    answered with an error (`None` in place of the line) once its end arrives, so a client
+    A longer line is never held whole: its bytes are dropped as they come but for its first
+    and last `EDGE_BYTES`, where its id is looked for, and it is answered with an error
+    carrying that id (a `TooLong` in place of the line) once its end arrives, so a client
     that never sends a newline cannot make the server's memory grow without bound.
     """
 
@@ -289,29 +302,51 @@ class _Lines:
         self._limit = limit
         self._buffer = bytearray()
         self._dropping = False  # inside a line already known to be too long
+        self._head = b""  # the dropped line's first bytes
+        self._tail = b""  # and its last ones so far
 
-    def feed(self, chunk: bytes) -> list[bytes | None]:
+    def feed(self, chunk: bytes) -> list[bytes | TooLong]:
         self._buffer += chunk
         end = self._buffer.rfind(b"\n")
         if end < 0:
-            if len(self._buffer) > self._limit:
-                self._buffer.clear()
-                self._dropping = True
+            self._hold_or_drop()
             return []
-        lines: list[bytes | None] = []
+        lines: list[bytes | TooLong] = []
         for line in bytes(self._buffer[:end]).split(b"\n"):
-            lines.append(None if self._dropping or len(line) > self._limit else line)
-            self._dropping = False
+            if self._dropping:
+                self._keep_tail(line)
+                lines.append(self._refused())
+            elif len(line) > self._limit:
+                lines.append(TooLong(request_id(line[:EDGE_BYTES], line[-EDGE_BYTES:])))
+            else:
+                lines.append(line)
         del self._buffer[: end + 1]
-        if len(self._buffer) > self._limit:
-            self._buffer.clear()
-            self._dropping = True
+        self._hold_or_drop()
         return lines
 
-    def end(self) -> list[bytes | None]:
+    def end(self) -> list[bytes | TooLong]:
         if self._dropping:
-            return [None]
+            return [self._refused()]
         return [bytes(self._buffer)]
+
+    def _hold_or_drop(self) -> None:
+        """Keep the unended line, or only its edges once it is too long."""
+        if self._dropping:
+            self._keep_tail(self._buffer)
+            self._buffer.clear()
+        elif len(self._buffer) > self._limit:
+            self._dropping = True
+            self._head = bytes(self._buffer[:EDGE_BYTES])
+            self._keep_tail(self._buffer)
+            self._buffer.clear()
+
+    def _keep_tail(self, data: bytes | bytearray) -> None:
+        self._tail = (self._tail + data[-EDGE_BYTES:])[-EDGE_BYTES:]
+
+    def _refused(self) -> TooLong:
+        refused = TooLong(request_id(self._head, self._tail))
+        self._dropping, self._head, self._tail = False, b"", b""
+        return refused
 
 
 async def _chunks(fd: int) -> AsyncIterator[bytes]:

@@ -377,10 +377,73 @@ def test_a_long_line_among_short_ones_is_refused_alone(path: str) -> None:
         )
         assert opened.answer(10)["result"]["content"][0]["text"] == "7"
         assert opened.answer(12)["result"]["content"][0]["text"] == "1.5"
-        assert opened.answers(11) == []
-        assert [line["error"]["code"] for line in opened.answers(None)] == [-32600]
+        assert [line["error"]["code"] for line in opened.answers(11)] == [-32600]
+        assert opened.answers(None) == []
     finally:
         opened.close()
+
+
+def _padded(request_id: Any, size: int, *, id_at: str) -> bytes:
+    """A `size`-byte call line whose id comes first, last, or between two halves of it."""
+    pad = "p" * (size // 2)
+    params = {"name": "odd", "arguments": {"what": "int", "a": pad, "b": pad}}
+    ordered = {
+        "start": {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params},
+        "end": {"jsonrpc": "2.0", "method": "tools/call", "params": params, "id": request_id},
+        "middle": {"a": pad, "id": request_id, "b": pad, "jsonrpc": "2.0", "method": "ping"},
+        "nested": {"jsonrpc": "2.0", "method": "tools/call", "params": {**params, "id": 5}},
+    }[id_at]
+    return json.dumps(ordered, separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("warm_up", [0, WARM_UP], ids=["loaded", "warming"])
+def test_a_line_over_the_limit_is_answered_with_its_own_id(warm_up: float) -> None:
+    opened = Server("--max-body-bytes", "65536", warm_up=warm_up)
+    try:
+        opened.send(
+            _padded(1, 100_000, id_at="start"),
+            _padded("two", 10 << 20, id_at="end"),
+            _padded(3, 200_000, id_at="middle"),  # beyond either edge: no telling
+            _padded(4, 200_000, id_at="nested"),  # the id of `params`, not the request's
+            _padded(5, 200_000, id_at="end") + b"\r",  # CRLF
+            call(6, "odd", {"what": "int"}, "fast"),
+        )
+        assert _text(opened.answer(6)) == "7"
+        for request_id in (1, "two", 5):
+            refused = opened.answer(request_id)["error"]
+            assert refused["code"] == -32600 and "longer than 65536 bytes" in refused["message"]
+        assert [line["error"]["code"] for line in opened.answers(None)] == [-32600, -32600]
+        assert opened.answers(3) == opened.answers(4) == []
+    finally:
+        opened.close()
+
+
+def test_many_lines_over_the_limit_each_get_an_answer_and_the_session_goes_on() -> None:
+    opened = Server("--max-body-bytes", "4096")
+    try:
+        sender = threading.Thread(
+            target=lambda: opened.send(*(_padded(i, 8192, id_at="start") for i in range(1, 2001))),
+            daemon=True,
+        )
+        sender.start()
+        sender.join(timeout=60)
+        opened.send(call("after", "odd", {"what": "int"}, "fast"))
+        assert _text(opened.answer("after")) == "7"
+        assert all(opened.answer(i, timeout=0)["error"]["code"] == -32600 for i in range(1, 2001))
+    finally:
+        opened.close()
+
+
+def test_an_unended_last_line_over_the_limit_is_answered_at_end_of_input() -> None:
+    opened = Server("--max-body-bytes", "4096")
+    opened.send(call(1, "odd", {"what": "int"}, "fast"))
+    opened.answer(1)
+    assert opened.process.stdin is not None
+    opened.process.stdin.write(_padded(9, 50_000, id_at="end"))  # no newline, then EOF
+    opened.process.stdin.close()
+    assert opened.ended() == 0
+    assert opened.answer(9, timeout=0)["error"]["code"] == -32600
+    opened.log.close()
 
 
 def test_a_server_that_cannot_load_says_so_and_exits_1() -> None:

@@ -78,13 +78,39 @@ def test_allow_unauthenticated_insists() -> None:
         assert server.open_session().status == 200
 
 
-def test_an_8_mib_body_is_413() -> None:
+def test_an_8_mib_body_is_413_with_the_requests_id() -> None:
     with http_server() as server:
         big = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "pad": "' + b"x" * (8 << 20) + b'"}'
         headers = {"content-type": "application/json", "accept": "application/json"}
         answer = server.request("POST", body=big, headers=headers)
         assert answer.status == 413
+        assert answer.json()["id"] == 1 and answer.json()["error"]["code"] == -32600
         assert server.open_session().status == 200
+
+
+def test_a_chunked_body_over_the_limit_is_413_with_the_requests_id() -> None:
+    import socket
+
+    with http_server(["--max-body-bytes", "10000"]) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            head = (
+                "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                "Accept: application/json, text/event-stream\r\n"
+                "Transfer-Encoding: chunked\r\n\r\n"
+            )
+            raw.sendall(head.encode())
+            start = b'{"jsonrpc":"2.0","id":"big-one","method":"ping","params":{"p":"'
+            for piece in (start, b"x" * 6000, b"x" * 6000):
+                raw.sendall(b"%x\r\n%s\r\n" % (len(piece), piece))
+            reply = b""
+            while b"}}" not in reply:
+                data = raw.recv(65536)
+                if not data:
+                    break
+                reply += data
+        assert reply.startswith(b"HTTP/1.1 413")
+        body = json.loads(reply.split(b"\r\n\r\n", 1)[1])
+        assert body["id"] == "big-one" and "longer than 10000 bytes" in body["error"]["message"]
 
 
 def test_a_body_sent_too_slowly_is_408() -> None:
