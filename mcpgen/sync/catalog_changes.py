@@ -117,9 +117,11 @@ def _match_renames(
 
 
 def summarise_catalog(
-    previous: State | None, manifest: Manifest, plan: RenderPlan
+    previous: State | None, manifest: Manifest, plan: RenderPlan, root: Path | None = None
 ) -> CatalogSummary:
-    """Compare the last run's resources, templates and prompts with the manifest's."""
+    """Compare the last run's resources, templates and prompts with the manifest's; with
+    the project's `root`, a change of a handler's parameters is judged on its file, as
+    `mcpgen check` judges it."""
     from mcpgen.render.catalog import catalog_entries, sync_view
 
     entries = catalog_entries(manifest)
@@ -142,6 +144,9 @@ def summarise_catalog(
         if (kind, entry.name) in continued
         and (found := view_changes(continued[(kind, entry.name)].view, sync_view(entry)))
     ]
+    if root is not None:
+        moved_from = {m.target: m.source for r in renames for m in r.moves}
+        changed = [_judged_on_disk(c, root, manifest, plan, moved_from) for c in changed]
     added = tuple((kind, e.name) for kind, e in entries if (kind, e.name) not in continued)
     kept = {(r.kind, r.name) for r in continued.values()}
     removed = tuple(key for key in sorted(previous.catalog) if key not in kept)
@@ -175,7 +180,49 @@ def _handler_change(old: str | None, new: str | None) -> SchemaChange | None:
         return SchemaChange(
             "no longer uses its handler (the file is kept, reported as orphaned)", breaking=False
         )
-    return SchemaChange(f"handler parameters changed: {old} → {new}", breaking=True)
+    return SchemaChange(f"{_PARAMETERS_CHANGED}{old} → {new}", breaking=True)
+
+
+def _judged_on_disk(
+    change: CatalogChange,
+    root: Path,
+    manifest: Manifest,
+    plan: RenderPlan,
+    moved_from: dict[str, str],
+) -> CatalogChange:
+    """A handler-parameters change breaks the handler exactly when `mcpgen check` will refuse
+    its file (where it is now, before a rename moves it): one that already takes the new
+    parameters (by name, annotated to accept what the server passes) does not break, and a
+    missing one gets a stub."""
+    from mcpgen.render.catalog import catalog_entries, handler_of
+    from mcpgen.sync.handler_check import judge_catalog_handler
+
+    entry = next(
+        e for k, e in catalog_entries(manifest) if (k, e.name) == (change.kind, change.name)
+    )
+    handler = handler_of(entry)
+    path = _planned_files(plan, (change.kind, change.name)).get("handler")
+    if handler is None or path is None:
+        return change
+    path = moved_from.get(path, path)
+    exists = (root / path).exists()
+    finding = judge_catalog_handler(root, plan, manifest.package, path, handler) if exists else None
+    judged = []
+    for item in change.changes:
+        if not item.text.startswith(_PARAMETERS_CHANGED):
+            judged.append(item)
+        elif not exists:
+            judged.append(SchemaChange(f"{item.text} (its stub is created with them)", False))
+        elif finding is None:
+            judged.append(SchemaChange(f"{item.text} (its handler already takes them)", False))
+        elif not finding.certain:
+            judged.append(SchemaChange(f"{item.text} ({finding.message})", False))
+        else:
+            judged.append(SchemaChange(f"{item.text}: {path}: {finding.message}", True))
+    return replace(change, changes=tuple(judged))
+
+
+_PARAMETERS_CHANGED = "handler parameters changed: "
 
 
 def view_changes(old: dict[str, Any], new: dict[str, Any]) -> list[SchemaChange]:

@@ -141,9 +141,12 @@ def _rename(record: ToolRecord, tool: Tool, reason: RenameReason, plan: RenderPl
     return Rename(record.name, tool.name, reason, record.python_name, tool.python_name, moves)
 
 
-def summarise(previous: State | None, manifest: Manifest, plan: RenderPlan) -> ChangeSummary:
-    """Compare the last run's tools, resources, templates and prompts with the manifest's."""
-    catalog = summarise_catalog(previous, manifest, plan)
+def summarise(
+    previous: State | None, manifest: Manifest, plan: RenderPlan, root: Path | None = None
+) -> ChangeSummary:
+    """Compare the last run's tools, resources, templates and prompts with the manifest's
+    (`root`: the project, whose handler files some verdicts are judged on)."""
+    catalog = summarise_catalog(previous, manifest, plan, root)
     if previous is None:
         added = tuple(t.name for t in manifest.tools)
         return ChangeSummary(first_run=True, added=added, catalog=catalog)

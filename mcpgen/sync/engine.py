@@ -185,7 +185,7 @@ def prepare(
     """Decide every action of a run; reads the disk, writes nothing."""
     previous = load_state(root)
     manifest, plan, warnings = load(root, manifest_path, previous, manifest)
-    summary = summarise(previous, manifest, plan)
+    summary = summarise(previous, manifest, plan, root)
     recorded = previous.files if previous else None
     state_text = render_state(snapshot(manifest, plan))
     applied = apply.plan_actions(

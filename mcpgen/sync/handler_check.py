@@ -14,9 +14,13 @@ import ast
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from mcpgen.manifest.model import Manifest, Tool
 from mcpgen.render.plan import RenderPlan
+
+if TYPE_CHECKING:
+    from mcpgen.render.catalog import CatalogHandler
 from mcpgen.sync.handler_source import (
     Definition,
     Function,
@@ -252,6 +256,16 @@ def expected_catalog_handlers(manifest: Manifest) -> list[Expected]:
     return expected
 
 
+def judge_catalog_handler(
+    root: Path, plan: RenderPlan, package: str, path: str, handler: CatalogHandler
+) -> Finding | None:
+    """`mcpgen check`'s verdict on one resource, template or prompt handler file (which must
+    exist), so the plan printed before a run says what `check` will say after it."""
+    expected = Expected(handler.name, handler.python_name, passed_types(handler.signature))
+    generated = GeneratedNames.of(plan, package)
+    return _file_finding(ProjectSources(root), path, generated, expected=expected)
+
+
 def passed_types(signature: str) -> dict[str, frozenset[str] | None]:
     """Each parameter of a handler stub's signature (`folder: str, id: int`) → the Python
     types its annotation names: what the server passes there."""
@@ -327,8 +341,8 @@ def _annotation_problem(function: Function, expected: Expected) -> str | None:
             written = ast.unparse(parameter.annotation) if parameter.annotation else ""
             what = " or ".join(sorted(passed))
             return (
-                f"`{parameter.arg}` of `{expected.python_name}` is annotated `{written}`; "
-                f"the server passes a `{what}` there"
+                f"`{parameter.arg}` of `{expected.python_name}` is annotated `{written}`, "
+                f"but the server passes it as `{what}`"
             )
     return None
 
