@@ -1,12 +1,19 @@
 """`mcpgen new`: scaffold a project, write its manifest, generate, and commit it.
 
-All or nothing: if any step before the commit fails (or is interrupted), what this created
-is removed again, so a failed `new` leaves no half-made project behind.
+All or nothing: if any step up to the git commit fails or is interrupted (Ctrl-C, SIGTERM,
+SIGHUP), what this created is removed again, so a failed `new` leaves no half-made project
+behind. "What this created" is exact: the files its commits wrote (`transaction.recording`),
+each removed only while it still holds those bytes, the folders made for them when empty,
+`.mcpgen/` and the `.git` it initialised. A file the user put into the folder meanwhile stays.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +22,7 @@ from mcpgen.errors import ManifestInvalid, McpgenError, has_errors
 from mcpgen.manifest import MANIFEST_FILENAME
 from mcpgen.manifest.model import Manifest
 from mcpgen.sync.engine import GenerateReport, Prepared
-from mcpgen.write import transaction
+from mcpgen.write import journal, transaction
 
 FIRST_COMMIT = "New MCP server project from mcpgen"
 
@@ -71,27 +78,123 @@ def create_project(
     git: bool = True,
     on_plan: Callable[[Prepared | GenerateReport], None] | None = None,
 ) -> NewProject:
-    """Make the project in `target` (absent or empty); `on_plan` as in `generate_project`."""
-    from mcpgen.scaffold import ScaffoldAnswers, render_scaffold
+    """Make the project in `target` (absent or empty); `on_plan` as in `generate_project`.
+
+    Interrupted (Ctrl-C, SIGTERM, SIGHUP) or failed before the end, it removes what it
+    created and nothing else: a file the user put in `target` meanwhile stays, and so does
+    a file mcpgen wrote that the user has changed since. The error says what was done.
+    """
     from mcpgen.sync import generate_project
     from mcpgen.sync.scaffold_update import record_template
 
     _refuse_non_empty(target)
-    created = not target.exists()
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        transaction.commit(target, [transaction.Step("write", MANIFEST_FILENAME, start.content)])
-        render_scaffold(
-            target, ScaffoldAnswers.from_manifest(start.manifest, example=start.example)
-        )
-        record_template(target)  # the base `mcpgen update` merges from
-        report = generate_project(target, on_plan=on_plan)
-    except BaseException:
-        # A half-made project is worse than none: remove what this command created.
-        _remove_created(target, created)
-        raise
-    committed, problem = _first_commit(target) if git else (False, None)
+    made = _Made(target, [p for p in (target, *target.parents) if not p.exists()])
+    with transaction.signals_interrupt(), transaction.recording(target) as written:
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            manifest = transaction.Step("write", MANIFEST_FILENAME, start.content)
+            transaction.commit(target, [manifest])
+            _scaffold(target, start)
+            record_template(target)  # the base `mcpgen update` merges from
+            report = generate_project(target, on_plan=on_plan)
+            made.git = git
+            committed, problem = _first_commit(target) if git else (False, None)
+        except BaseException as exc:
+            # A half-made project is worse than none: remove what this command created.
+            with transaction.signals_blocked():
+                said = made.remove(written)
+            _raise_after_removal(exc, said)
+            raise
     return NewProject(target, start.manifest, report, committed, problem)
+
+
+def _scaffold(target: Path, start: StartingManifest) -> None:
+    """Render the copier template aside, then create its files in `target` in one commit:
+    a file the user saves into `target` meanwhile is never replaced, and an interrupted
+    render leaves nothing in `target`."""
+    from mcpgen.scaffold import ScaffoldAnswers, render_scaffold
+
+    answers = ScaffoldAnswers.from_manifest(start.manifest, example=start.example)
+    with tempfile.TemporaryDirectory(prefix="mcpgen-scaffold-") as staging:
+        render_scaffold(Path(staging), answers)
+        steps = [
+            transaction.Step("create", file.relative_to(staging).as_posix(), file.read_bytes())
+            for file in sorted(Path(staging).rglob("*"))
+            if file.is_file()
+        ]
+    transaction.commit(target, steps)
+
+
+@dataclass
+class _Made:
+    """What `mcpgen new` made beyond the files its commits record, to remove it again."""
+
+    target: Path
+    folders: list[Path]  # `target` and its parents that did not exist, innermost first
+    git: bool = False  # `git init` may have started: the `.git` folder is this run's
+
+    def remove(self, written: transaction.Written) -> str:
+        """Remove what this run created; what was done, in words."""
+        removed, changed = _remove_written(self.target, written)
+        for own in [".mcpgen", *([".git"] if self.git else [])]:
+            shutil.rmtree(self.target / own, ignore_errors=True)
+        for folder in [*(self.target / d for d in reversed(written.dirs)), *self.folders]:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty: what the user put there stays
+        return _removal_note(self.target, removed, changed, _left(self.target))
+
+
+def _remove_written(target: Path, written: transaction.Written) -> tuple[int, list[str]]:
+    """Delete each file mcpgen wrote that still holds exactly its bytes; (how many, the paths
+    of those changed since, which stay)."""
+    removed, changed = 0, []
+    for path, sha in written.files.items():
+        file = target / path
+        if journal.sha_of(file) == sha:
+            file.unlink()
+            removed += 1
+        elif os.path.lexists(file):
+            changed.append(path)
+    return removed, changed
+
+
+def _left(target: Path) -> list[str]:
+    if not target.is_dir():
+        return []
+    return sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if not p.is_dir())
+
+
+def _removal_note(target: Path, removed: int, changed: list[str], left: list[str]) -> str:
+    if not target.exists():
+        return f"removed {target} and the {removed} file(s) mcpgen had written in it"
+    note = f"removed the {removed} file(s) mcpgen had written in {target}"
+    if left:
+        shown = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
+        why = "not mcpgen's, or changed since mcpgen wrote them" if changed else "not mcpgen's"
+        note += f"; kept {shown} ({why})"
+    return note
+
+
+def _raise_after_removal(exc: BaseException, said: str) -> None:
+    """The error to show once a failed or interrupted `new` removed what it made."""
+    signum = _signal_of(exc)
+    if signum is not None:
+        by = "" if signum == signal.SIGINT else f" by {signal.Signals(signum).name}"
+        raise McpgenError(f"interrupted{by}: {said}", exit_code=128 + signum) from None
+    if isinstance(exc, McpgenError):
+        exc.message += f"\n{said}"
+
+
+def _signal_of(exc: BaseException) -> int | None:
+    """The signal that ended the run, if one did: Ctrl-C, or SIGTERM/SIGHUP, raised here or
+    turned into an error by a commit that undid itself."""
+    if isinstance(exc, KeyboardInterrupt):
+        return signal.SIGINT
+    if isinstance(exc, transaction.Signalled):
+        return exc.signum
+    if isinstance(exc, McpgenError) and exc.exit_code - 128 in {s.value for s in signal.Signals}:
+        return exc.exit_code - 128
+    return None
 
 
 def _refuse_non_empty(target: Path) -> None:
@@ -99,17 +202,6 @@ def _refuse_non_empty(target: Path) -> None:
         raise McpgenError(f"'{target}' exists and is not a directory")
     if target.is_dir() and any(target.iterdir()):
         raise McpgenError(f"'{target}' is not empty; choose a new directory (or --dir)")
-
-
-def _remove_created(target: Path, created: bool) -> None:
-    if created:
-        shutil.rmtree(target, ignore_errors=True)
-        return
-    for child in target.iterdir():  # the directory was there, and empty: empty it again
-        if child.is_dir() and not child.is_symlink():
-            shutil.rmtree(child, ignore_errors=True)
-        else:
-            child.unlink(missing_ok=True)
 
 
 def _first_commit(target: Path) -> tuple[bool, str | None]:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Literal
 
@@ -257,12 +257,52 @@ def _delay() -> None:
         time.sleep(seconds)
 
 
+@dataclass
+class Written:
+    """What the commits inside a `recording()` block made: each file with the sha256 of the
+    bytes written, and the folders they created (parents first)."""
+
+    root: Path  # resolved
+    files: dict[str, str] = field(default_factory=dict)  # path relative to `root` → sha256
+    dirs: list[str] = field(default_factory=list)
+
+
+_recorders: list[Written] = []
+
+
+@contextmanager
+def recording(root: Path) -> Iterator[Written]:
+    """Note every file and folder the commits under `root` make while the block runs, once
+    each commit is done (a commit rolled back adds nothing): a command that must undo its
+    work later (`mcpgen new`, interrupted) removes exactly these, and only with these bytes."""
+    written = Written(root.resolve())
+    _recorders.append(written)
+    try:
+        yield written
+    finally:
+        _recorders.remove(written)
+
+
+def _record(root: Path, planned: Journal, kept: Sequence[str]) -> None:
+    for written in _recorders:
+        if root.resolve() != written.root:
+            continue
+        written.dirs.extend(d for d in planned.dirs if d not in written.dirs)
+        for op in planned.ops:
+            if op.kind in ("create", "replace") and op.new and op.path not in kept:
+                written.files[op.path] = op.new
+            elif op.kind == "delete":
+                written.files.pop(op.path, None)
+            elif op.kind == "rename" and op.source in written.files:
+                written.files[op.path] = written.files.pop(op.source)
+
+
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 _BLOCKED = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 @contextmanager
-def _signals_interrupt() -> Iterator[None]:
+def signals_interrupt() -> Iterator[None]:
     """Turn SIGTERM and SIGHUP into an exception (like SIGINT) while the commit runs."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -280,7 +320,7 @@ def _signals_interrupt() -> Iterator[None]:
 
 
 @contextmanager
-def _signals_blocked() -> Iterator[None]:
+def signals_blocked() -> Iterator[None]:
     # Undoing or cleaning up must not itself be interrupted by a second Ctrl-C.
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -316,7 +356,7 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
     kept: list[str] = []
     current = steps[0].path
     try:
-        with _signals_interrupt():
+        with signals_interrupt():
             (root / journal.JOURNAL_PATH).parent.mkdir(exist_ok=True)
             journal.save(root, planned.journal)
             for folder in planned.journal.dirs:
@@ -332,12 +372,13 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
                         hook(step_index, steps[step_index])
                 _delay()
                 _do(root, op, kept)
-            with _signals_blocked():
+            with signals_blocked():
                 for changed in {(root / op.path).parent for op in planned.journal.ops}:
                     fsync_directory(changed)
                 journal.save(root, Journal(planned.journal.ops, planned.journal.dirs, True))
+                _record(root, planned.journal, kept)
     except BaseException as exc:
-        with _signals_blocked():
+        with signals_blocked():
             undone = journal.rollback(root, planned.journal)
             if not undone.problems:
                 journal.remove(root)
@@ -345,7 +386,7 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
         _raise_after_rollback(exc, undone, current)
         raise
     try:
-        with _signals_blocked():  # done: from here on a signal waits for the cleanup
+        with signals_blocked():  # done: from here on a signal waits for the cleanup
             _delay()  # done but not cleaned up: the last window a crash test aims at
             backups = journal.finish(root, planned.journal)
             journal.remove(root)
