@@ -57,6 +57,18 @@ async def exit_async(args: Args) -> str:
     sys.exit(2)
 
 
+def prints_secret(args: Args) -> str:
+    """Print the secret every way Python code can: whole, in pieces, as bytes."""
+    secret = os.environ[SECRET_ENV]
+    print(f"stdout: connecting with {secret}")
+    print("stderr: connecting with", secret, file=sys.stderr)
+    for piece in (f"pieces: {secret[:3]}", secret[3:8], f"{secret[8:]} end\n"):
+        sys.stdout.write(piece)
+    sys.stderr.buffer.write(f"bytes: {secret}\n".encode())
+    print(f"flushed: {secret}", flush=True)
+    return "printed"
+
+
 def whoami(args: Args, ctx: Context) -> dict[str, Any]:
     return {"subject": ctx.subject, "scopes": list(ctx.scopes)}
 
@@ -92,6 +104,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _spec("sleep_untimed", sleep_async),
     _spec("admin_only", sleep_async, scopes=("admin",)),
     _spec("whoami", whoami),
+    _spec("prints_secret", prints_secret),
 )
 INFO = ServerInfo(
     name="hostile",
