@@ -38,6 +38,7 @@ from mcp.types import (
 )
 
 from .boot import DEFAULT_MAX_RESULT_BYTES
+from .catalog_calls import HandlerPolicy
 from .completions import complete_from
 from .context import Context
 from .prompts import PromptSpec, get_prompt
@@ -99,10 +100,13 @@ class Catalog:
             p.completions for p in self.prompts.values()
         )
 
-    def _redact(self, text: str) -> str:
-        """`text` with the values of the manifest's secret variables replaced."""
+    def _handler_policy(self) -> HandlerPolicy:
+        """The tools' worker threads, timeout and secret redaction, for the catalog's handlers."""
         dispatcher = self._dispatcher
-        return text if dispatcher is None else dispatcher.policy.errors.redactor.text(text)
+        if dispatcher is None:
+            return HandlerPolicy()
+        policy = dispatcher.policy
+        return HandlerPolicy(policy.errors.redactor.text, policy.workers, policy.default_timeout)
 
     def _context(self, ctx: ServerRequestContext[Any] | None) -> Context:
         dispatcher = self._dispatcher
@@ -158,14 +162,16 @@ class Catalog:
                 blob = BlobResourceContents(uri=uri, mime_type=mime, blob=resource.blob)
                 return ReadResourceResult(contents=[blob])
             assert resource.handler is not None
-            outcome = await call_handler(resource.handler, self._context(ctx), self._redact)
+            outcome = await call_handler(
+                resource.handler, self._context(ctx), self._handler_policy()
+            )
             return contents(uri, mime, outcome)
         for template in self.templates:
             arguments = template.arguments(uri)
             if arguments is not None:
                 mime = template.spec.definition.get("mimeType")
                 outcome = await call_handler(
-                    template.spec.handler, self._context(ctx), self._redact, **arguments
+                    template.spec.handler, self._context(ctx), self._handler_policy(), **arguments
                 )
                 return contents(uri, mime, outcome)
         raise not_found(uri)
@@ -226,7 +232,7 @@ class Catalog:
         spec = self.prompts.get(params.name)
         if spec is None:
             raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}")
-        return await get_prompt(spec, params.arguments, self._context(ctx), self._redact)
+        return await get_prompt(spec, params.arguments, self._context(ctx), self._handler_policy())
 
     # Completions
 
@@ -246,7 +252,8 @@ class Catalog:
                 raise MCPError(INVALID_PARAMS, f"Unknown resource template: {uri}")
             source = template.spec.completions.get(name)
         resolved = params.context.arguments if params.context is not None else None
-        return await complete_from(source, typed, resolved, self._context(ctx))
+        policy = self._handler_policy()
+        return await complete_from(source, typed, resolved, self._context(ctx), policy)
 
 
 def _cursor(params: PaginatedRequestParams | None) -> str | None:

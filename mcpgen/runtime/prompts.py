@@ -23,6 +23,7 @@ from mcp.types import (
     TextContent,
 )
 
+from .catalog_calls import HandlerPolicy
 from .completions import CompletionSource
 from .resources import call_handler
 
@@ -84,11 +85,11 @@ async def get_prompt(
     spec: PromptSpec,
     given: Mapping[str, str] | None,
     context: Any,
-    redact: Callable[[str], str],
+    policy: HandlerPolicy,
 ) -> GetPromptResult:
     arguments = checked_arguments(spec, given)
     if spec.template is not None:
         values = {name: "" if value is None else value for name, value in arguments.items()}
         return as_result(spec, spec.template.format_map(values))
     assert spec.handler is not None
-    return as_result(spec, await call_handler(spec.handler, context, redact, **arguments))
+    return as_result(spec, await call_handler(spec.handler, context, policy, **arguments))

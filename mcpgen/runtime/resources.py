@@ -25,9 +25,11 @@ from mcp.types import (
     TextResourceContents,
 )
 
+from .catalog_calls import HandlerPolicy, TimedOut, run_handler
 from .completions import CompletionSource, being_cancelled
 from .context import InputRequired
 from .errors import ToolError, new_error_id
+from .limits import PoolSaturated
 from .template_values import Refused, check_safe, decoded, typed
 from .uri_template import MAX_URI_LENGTH, UriTemplate, Variable
 from .validation import SchemaCheck
@@ -218,29 +220,34 @@ _EVERY_NAME = _EveryName()
 async def call_handler(
     handler: Callable[..., Any],
     context: Any,
-    redact: Callable[[str], str],
+    policy: HandlerPolicy,
     /,
     **arguments: Any,
 ) -> Any:
     """Call a sync or async handler, giving it the context when it takes a `ctx` parameter.
 
-    What it raises becomes a protocol error that names the exception's type and an error id
-    (the message, which may hold a secret, goes to the log); a `ToolError` says its own
-    message, through `redact` (the secrets' values replaced). Not even `SystemExit`
-    escapes: one bad handler must not end the server. (Positional-only parameters: the
-    handler's own arguments may have any name.)
+    A sync handler runs on a worker thread, so one that blocks stalls no other request; either
+    kind is stopped waiting for after the server's timeout. What it raises becomes a protocol
+    error that names the exception's type and an error id (the message, which may hold a
+    secret, goes to the log); a `ToolError` says its own message, redacted. Not even
+    `SystemExit` escapes: one bad handler must not end the server. (Positional-only
+    parameters: the handler's own arguments may have any name.)
     """
     if "ctx" in inspect.signature(handler).parameters:
         arguments["ctx"] = context
     try:
-        outcome = handler(**arguments)
-        return await outcome if inspect.isawaitable(outcome) else outcome
+        return await run_handler(handler, arguments, policy)
     except (MCPError, InputRequired):  # the handler's own protocol answer, or its question
         raise
     except ToolError as exc:
-        raise MCPError(INTERNAL_ERROR, redact(str(exc))) from None
+        raise MCPError(INTERNAL_ERROR, policy.redact(str(exc))) from None
     except NotImplementedError:  # the stub mcpgen wrote
         raise MCPError(INTERNAL_ERROR, "the handler is not implemented yet") from None
+    except TimedOut:
+        message = f"the handler did not answer within the server's timeout ({policy.timeout} s)"
+        raise MCPError(INTERNAL_ERROR, message) from None
+    except PoolSaturated as exc:
+        raise MCPError(INTERNAL_ERROR, str(exc)) from None
     except BaseException as exc:
         if isinstance(exc, asyncio.CancelledError) and being_cancelled():
             raise

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,12 @@ def subscriptions_held() -> str:
     return str(len(CATALOG.subscriptions))
 
 
+def slow() -> str:
+    """A sync handler that blocks, as a plain `def` may."""
+    time.sleep(float(os.environ.get("CATALOG_SLEEP", "30")))
+    return "slept"
+
+
 def big_text() -> str:
     return "x" * int(os.environ.get("CATALOG_BIG_BYTES", "300000"))
 
@@ -86,9 +93,13 @@ CATALOG = Catalog(
         ResourceSpec({"uri": "watch://a", "name": "watched"}, text="w", subscribe=True),
         ResourceSpec({"uri": "debug://subscriptions", "name": "held"}, handler=subscriptions_held),
         ResourceSpec({"uri": "big://text", "name": "big"}, handler=big_text),
+        ResourceSpec({"uri": "slow://sync", "name": "slow"}, handler=slow),
     ],
     templates=TEMPLATES,
-    prompts=[_prompt(kind) for kind in KIND_NAMES],
+    prompts=[
+        *(_prompt(kind) for kind in KIND_NAMES),
+        PromptSpec({"name": "slow", "arguments": []}, handler=slow),
+    ],
 )
 INFO = ServerInfo(
     name="catalog",

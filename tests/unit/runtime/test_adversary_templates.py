@@ -301,3 +301,28 @@ def test_hostile_templates_stall_no_one() -> None:
             attacker.join(timeout=30)
         assert len(answers) == len(hostile)
         assert all(a["error"]["code"] == -32002 for a in answers), answers
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [("resources/read", {"uri": "slow://sync"}), ("prompts/get", {"name": "slow"})],
+)
+def test_a_blocking_sync_handler_stalls_no_one(method: str, params: dict[str, Any]) -> None:
+    """A plain `def` handler may block: it runs on a worker thread, under the timeout."""
+    with http_catalog(["--timeout", "3"]) as server:
+        answers: list[Any] = []
+
+        def slow_call() -> None:
+            session = _session(server)
+            answers.append(_rpc(server, session, method, params))
+
+        caller = threading.Thread(target=slow_call)
+        caller.start()
+        time.sleep(0.5)
+        assert server.request("GET", "/healthz", timeout=5).status == 200
+        session = _session(server)
+        answer = _rpc(server, session, "resources/read", {"uri": "notes://inbox/5"})
+        assert given(answer)["id"] == [5, "int"]
+        caller.join(timeout=30)
+        message = refused(answers[0], -32603)
+        assert "timeout (3.0 s)" in message, message
