@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -33,10 +35,9 @@ def add_tool(
     from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.manifest import display_name
     from mcpgen.project.add import append_tool_to_manifest
-    from mcpgen.write.lock import project_lock
 
     path = find_project_manifest(directory)
-    with project_lock(path.parent):  # no other mcpgen between the edit and the generate
+    with _session(path):  # no other mcpgen between the edit and the generate
         append_tool_to_manifest(path, name, description)
         err.print(f"Added tool {name} to {display_name(path)}", markup=False)
         generate_and_report(path.parent, err, manifest_path=path)
@@ -87,13 +88,24 @@ def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
     from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.manifest import display_name
     from mcpgen.project.add import append_to_manifest
-    from mcpgen.write.lock import project_lock
 
     path = find_project_manifest(directory)
-    with project_lock(path.parent):  # no other mcpgen between the edit and the generate
+    with _session(path):  # no other mcpgen between the edit and the generate
         append_to_manifest(path, key, entry, what)
         err.print(f"Added {what} {entry['name']} to {display_name(path)}", markup=False)
         generate_and_report(path.parent, err, manifest_path=path)
+
+
+@contextmanager
+def _session(manifest_path: Path) -> Iterator[None]:
+    """The project's lock, after finishing or undoing a write a killed run left (said so)."""
+    from mcpgen.cli import err
+    from mcpgen.sync.engine import project_session
+
+    with project_session(manifest_path.parent) as recovered:
+        if recovered:
+            err.print(recovered, style="yellow", markup=False)
+        yield
 
 
 def register(app: typer.Typer) -> None:

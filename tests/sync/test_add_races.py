@@ -92,3 +92,16 @@ def test_the_manifest_keeps_its_mode_and_owner(project: Run) -> None:
     assert stat.S_IMODE(info.st_mode) == 0o640
     if os.geteuid() == 0:
         assert (info.st_uid, info.st_gid) == (4321, 4321)
+
+
+def test_add_after_a_killed_run_first_undoes_it(project: Run) -> None:
+    project.edit_manifest("Forecast for a city", "Forecast for any city")
+    killed = mcpgen("generate", str(project.root), delay=0.5)
+    assert wait_for(project.root / JOURNAL_PATH, killed)
+    killed.kill()
+    killed.wait(timeout=60)
+    done = run_mcpgen("add", "tool", "ping", "--dir", str(project.root))
+    assert done.returncode == 0, done.stderr
+    assert "Recovered from an interrupted write" in done.stderr
+    assert "- name: ping" in _manifest(project).read_text(encoding="utf-8")
+    assert not (project.root / JOURNAL_PATH).exists()
