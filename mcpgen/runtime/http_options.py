@@ -43,6 +43,7 @@ class HttpOptions:
     allow_unauthenticated: bool = False
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     read_timeout: float = 30.0
+    header_timeout: float = 10.0
     idle_timeout: float = 5.0
     stateless: bool = False
     json_response: bool = False
@@ -139,6 +140,13 @@ def add_http_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds to receive a request body before 408 (default: %(default)s)",
     )
     add(
+        "--header-timeout",
+        type=seconds(),
+        default=10.0,
+        help="seconds a connection has to send a request's line and headers before 408 and "
+        "close (default: %(default)s)",
+    )
+    add(
         "--idle-timeout",
         type=seconds(),
         default=5.0,
@@ -192,6 +200,7 @@ def http_options(args: argparse.Namespace) -> HttpOptions:
         allow_unauthenticated=args.allow_unauthenticated,
         max_body_bytes=args.max_body_bytes,
         read_timeout=args.read_timeout,
+        header_timeout=args.header_timeout,
         idle_timeout=args.idle_timeout,
         stateless=args.stateless,
         json_response=args.json_response,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -89,8 +90,6 @@ def test_an_8_mib_body_is_413_with_the_requests_id() -> None:
 
 
 def test_a_chunked_body_over_the_limit_is_413_with_the_requests_id() -> None:
-    import socket
-
     with http_server(["--max-body-bytes", "10000"]) as server:
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
             head = (
@@ -114,8 +113,6 @@ def test_a_chunked_body_over_the_limit_is_413_with_the_requests_id() -> None:
 
 
 def test_a_body_sent_too_slowly_is_408() -> None:
-    import socket
-
     with http_server(["--read-timeout", "0.5"]) as server:
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
             head = (
@@ -213,3 +210,71 @@ def test_hostile_bodies_get_a_4xx_in_every_auth_mode(mode: str) -> None:
         assert server.stop() == 0
         assert server.process.stderr is not None
         assert b"Traceback" not in server.process.stderr.read()
+
+
+def _closed_within(raw: socket.socket, seconds: float) -> bytes | None:
+    """What the server sent before it closed `raw`, or None if it is still open."""
+    raw.settimeout(seconds)
+    received = b""
+    try:
+        while data := raw.recv(4096):
+            received += data
+    except TimeoutError:
+        return None
+    except ConnectionResetError:
+        pass
+    return received
+
+
+PARTIAL_HEADS = {
+    "nothing": b"",
+    "half-a-request-line": b"POST /mc",
+    "headers-without-end": b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl",
+}
+
+
+@pytest.mark.parametrize("head", PARTIAL_HEADS.values(), ids=PARTIAL_HEADS.keys())
+def test_a_connection_that_never_finishes_its_head_is_closed(head: bytes) -> None:
+    with http_server(["--header-timeout", "1"]) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            raw.sendall(head)
+            received = _closed_within(raw, 10)
+        assert received is not None, "still open 10 s after a 1 s deadline"
+        assert received == b"" or received.startswith(b"HTTP/1.1 408")
+
+
+def test_a_kept_alive_connection_that_starts_a_head_and_stalls_is_closed() -> None:
+    with http_server(["--header-timeout", "1", "--idle-timeout", "60"]) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+            raw.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert raw.recv(4096).startswith(b"HTTP/1.1 200")
+            try:
+                for byte in b"GET /hea":  # a byte at a time: each one stopped uvicorn's timer
+                    raw.sendall(bytes([byte]))
+                    time.sleep(0.2)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # closed already
+            received = _closed_within(raw, 10)
+        assert received is not None and (received == b"" or received.startswith(b"HTTP/1.1 408"))
+
+
+def test_5000_slowloris_connections_neither_stay_nor_block_a_real_client() -> None:
+    with http_server(["--header-timeout", "3"]) as server:
+        attackers: list[socket.socket] = []
+        try:
+            for _ in range(5000):
+                raw = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+                raw.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                attackers.append(raw)
+            # Every socket is open, or waiting for accept; a client that sends at once is served.
+            assert server.request("GET", "/healthz", timeout=10).status == 200
+            session = server.open_session()
+            assert session.status == 200
+            result = server.call("raise_it", {"what": "datetime"}, session=_sid(session))
+            assert result["isError"] is False
+            deadline = time.monotonic() + 30
+            for raw in attackers:
+                assert _closed_within(raw, max(0.1, deadline - time.monotonic())) is not None
+        finally:
+            for raw in attackers:
+                raw.close()
