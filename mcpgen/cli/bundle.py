@@ -11,9 +11,15 @@ HELP = """Pack the project into an MCP Bundle (.mcpb) that desktop hosts install
 
 The bundle holds manifest.json (generated from mcpgen.yaml: secret env variables become
 `sensitive` user_config entries), pyproject.toml, README.md and src/. Hosts run it with
-`uv run`, installing Python and the dependencies themselves. Run `mcpgen generate` first.
+`uv run`, installing Python and the dependencies themselves.
 
-Exit codes: 0 written; 1 invalid manifest or stale generated files; 2 bad command line.
+The project must be what mcpgen.yaml renders (`mcpgen generate --check` passes: nothing
+stale, no generated file edited by hand). Never packed: `.env` files (`.env`, `.env.*`,
+`*.env`, `.envrc`), __pycache__. Refused: a symlink that leads outside the project (or loops),
+a file with several hard links, a file name that is not UTF-8 or holds a control character.
+
+Exit codes: 0 written; 1 invalid manifest, stale or hand-edited generated files, or a file
+the bundle must not hold (nothing written); 2 bad command line.
 """
 
 

@@ -63,11 +63,14 @@ def summary_lines(summary: ChangeSummary) -> list[str]:
         names = ", ".join(summary.added) or "none"
         return [f"Generating {count} tool{'' if count == 1 else 's'}: {escape(names)}"]
     lines = [f"[bold green]+ {escape(name)}[/]: tool added" for name in summary.added]
-    lines += [
-        f"[bold red]- {escape(name)}[/]: tool removed; the server no longer exposes it, "
-        "its handler is kept"
-        for name in summary.removed
-    ]
+    for name in summary.removed:
+        retired = [escape(s.path) for s in summary.retired_stubs if s.tool == name]
+        fate = "its handler is kept"
+        if retired:  # they hold only mcpgen's bytes; an edited file stays, reported orphaned
+            fate = f"its stubs you never edited go with it ({', '.join(retired)})"
+        lines.append(
+            f"[bold red]- {escape(name)}[/]: tool removed; the server no longer exposes it, {fate}"
+        )
     for rename in summary.renamed:
         lines += _rename_lines(rename)
     for old, new in summary.rename_hints:
@@ -360,6 +363,11 @@ def print_bundle(console: Console, bundle: Bundle) -> None:
     console.print(
         f"Wrote {bundle.path} ({len(bundle.members)} files, {bundle.size} bytes)", markup=False
     )
+    if bundle.left_out:
+        from mcpgen.project.bundle_files import shown
+
+        names = ", ".join(shown(name) for name in bundle.left_out)
+        console.print(f"Left out (secrets, never packed): {names}", markup=False)
 
 
 def print_update(console: Console, result: UpdateResult) -> None:

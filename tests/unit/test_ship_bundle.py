@@ -16,12 +16,14 @@ from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import build_manifest
 from mcpgen.project.bundle import build_bundle
 from mcpgen.ship.bundle import bundle_manifest
+from tests.unit.bundle_fixtures import fresh_weather, weather
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.parent for p in (REPO / "examples").glob("*/mcpgen.yaml"))
 # `.ci/run` installs the CLI here (git-ignored); the version is the one these tests know.
 NPM_FOLDER = REPO / ".test-npm"
 MCPB_PACKAGE = "@anthropic-ai/mcpb@2.1.2"
+__all__ = ["fresh_weather", "weather"]  # fixtures
 
 
 @pytest.fixture(scope="module")
@@ -78,12 +80,17 @@ def test_mcpb_validate_is_not_a_rubber_stamp(mcpb: Path, tmp_path: Path) -> None
     assert run(mcpb, "validate", bad).returncode != 0
 
 
-def test_bundle_is_packed_unpacked_and_repacked_by_mcpb(mcpb: Path, tmp_path: Path) -> None:
-    project = tmp_path / "weather"
-    shutil.copytree(REPO / "examples" / "weather", project)
+def test_bundle_is_packed_unpacked_and_repacked_by_mcpb(
+    mcpb: Path, weather: Path, tmp_path: Path
+) -> None:
+    project = weather
     (project / "src" / "weather" / "__pycache__").mkdir()
     (project / "src" / "weather" / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    (project / "src" / "weather" / ".env").write_text("WEATHER_API_KEY=hunter2\n")
+    (project / "data.txt").write_text("Paris\n")  # linked from inside the package: packed
+    (project / "src" / "weather" / "data.txt").symlink_to(Path("..") / ".." / "data.txt")
     bundle = build_bundle(project / "mcpgen.yaml")
+    assert bundle.left_out == ("src/weather/.env",)
     assert bundle.path == project / "dist" / "weather-0.1.0.mcpb"
     with zipfile.ZipFile(bundle.path) as archive:
         names = archive.namelist()
@@ -96,22 +103,23 @@ def test_bundle_is_packed_unpacked_and_repacked_by_mcpb(mcpb: Path, tmp_path: Pa
     assert info.returncode == 0, info.stdout + info.stderr
     unpacked = tmp_path / "unpacked"
     assert run(mcpb, "unpack", bundle.path, unpacked).returncode == 0
+    assert not (unpacked / "src" / "weather" / ".env").exists()
+    data = unpacked / "src" / "weather" / "data.txt"
+    assert not data.is_symlink() and data.read_text() == "Paris\n"
     repacked = run(mcpb, "pack", unpacked, tmp_path / "repacked.mcpb")
     assert repacked.returncode == 0, repacked.stdout + repacked.stderr
     assert f"total files: {len(names)}" in repacked.stdout
 
 
-def test_same_project_same_bytes(tmp_path: Path) -> None:
-    project = tmp_path / "weather"
-    shutil.copytree(REPO / "examples" / "weather", project)
+def test_same_project_same_bytes(weather: Path, tmp_path: Path) -> None:
+    project = weather
     first = build_bundle(project / "mcpgen.yaml", tmp_path / "a.mcpb")
     second = build_bundle(project / "mcpgen.yaml", tmp_path / "b.mcpb")
     assert first.path.read_bytes() == second.path.read_bytes()
 
 
-def test_stale_bundle_manifest_is_refused(tmp_path: Path) -> None:
-    project = tmp_path / "weather"
-    shutil.copytree(REPO / "examples" / "weather", project)
+def test_stale_bundle_manifest_is_refused(weather: Path) -> None:
+    project = weather
     manifest = project / "mcpgen.yaml"
     manifest.write_text(manifest.read_text().replace("version: 0.1.0", "version: 0.2.0"))
     with pytest.raises(McpgenError, match="run `mcpgen generate` first"):
@@ -148,11 +156,12 @@ def test_secret_env_is_a_sensitive_user_config_referenced_by_the_server_env() ->
     assert document["tools"] == [{"name": "ping", "description": "Ping."}]
 
 
-def test_bundle_command_writes_the_bundle_or_says_what_to_run(tmp_path: Path) -> None:
+def test_bundle_command_writes_the_bundle_or_says_what_to_run(
+    weather: Path, tmp_path: Path
+) -> None:
     from tests.cli.runner import run_cli
 
-    project = tmp_path / "weather"
-    shutil.copytree(REPO / "examples" / "weather", project)
+    project = weather
     done = run_cli("bundle", str(project), "-o", str(tmp_path / "w.mcpb"))
     assert done.returncode == 0, done.stderr
     assert f"Wrote {tmp_path / 'w.mcpb'} (" in done.stdout
