@@ -102,3 +102,19 @@ def test_dockerignore_is_the_users_and_keeps_the_context_small() -> None:
     assert ignore is not None and ignore.owner == "user"
     lines = ignore.content.splitlines()
     assert "*" in lines and "!src/" in lines and "!pyproject.toml" in lines
+
+
+def test_dockerignore_keeps_secrets_out_of_the_build_context(tmp_path: Path) -> None:
+    """Checked with the Docker SDK's own reading of .dockerignore, on a real tree."""
+    from docker.utils.build import exclude_paths  # the build context Docker would send
+
+    plan = render_plan(build_manifest({"name": "w", "tools": []}))
+    (dockerignore,) = [f.content for f in plan.files if f.path == ".dockerignore"]
+    patterns = [line for line in dockerignore.splitlines() if line and not line.startswith("#")]
+    files = ["pyproject.toml", "README.md", "src/w/__init__.py", "src/w/handlers/x.py"]
+    secrets = [".env", "src/w/.env", "src/w/.env.local", "src/w/prod.env", "src/w/.envrc"]
+    for name in [*files, *secrets, "src/.env/pyvenv.cfg", "tests/test_x.py"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("API_KEY=hunter2\n")
+    sent = {path for path in exclude_paths(str(tmp_path), patterns) if (tmp_path / path).is_file()}
+    assert sent == set(files)
