@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import anyio
 import pydantic_core
 
+from .draining import refusal, runs_while_draining
 from .oversized import EDGE_BYTES, request_id
 from .sessions import SessionBook
 
@@ -77,7 +78,8 @@ class Gate:
             status, text = (503, "draining") if self.draining else (200, "ok")
             await _reply(send, status, {"status": text})
             return
-        if self.draining:
+        if self.draining and scope["method"] not in ("POST", "DELETE"):
+            # POSTs are judged by what they ask (`_post`); ending a session is always fine.
             await _reply(send, 503, {"error": "the server is shutting down"}, retry=True)
             return
         if scope["method"] != "POST":
@@ -93,6 +95,8 @@ class Gate:
     async def _post(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = await self._read_body(scope, receive, send)
         if body is None:
+            return
+        if self.draining and not await self._runs_while_draining(body, send):
             return
         if self.tool_scopes and not await self._scopes_allow(scope, body, send):
             return
@@ -156,6 +160,19 @@ class Gate:
             await _reply(send, 408, {"error": "the request body was not received in time"})
             return None
         return b"".join(chunks)
+
+    async def _runs_while_draining(self, body: bytes, send: Send) -> bool:
+        """While draining, a request that needs no handler is served as usual (its client
+        may have a call in flight); one that would start new work gets 503 and the JSON-RPC
+        error for its id, which a client hands to the request it sent."""
+        try:
+            message = pydantic_core.from_json(body)
+        except ValueError:
+            return True  # the transport answers the parse error
+        if runs_while_draining(message):
+            return True
+        await _reply(send, 503, refusal(message.get("id")), retry=True)
+        return False
 
     async def _scopes_allow(self, scope: Scope, body: bytes, send: Send) -> bool:
         needed = self._needed_scopes(body)

@@ -278,3 +278,34 @@ def test_5000_slowloris_connections_neither_stay_nor_block_a_real_client() -> No
         finally:
             for raw in attackers:
                 raw.close()
+
+
+@pytest.mark.parametrize(
+    "mode", [[], ["--stateless", "--json-response"]], ids=["session", "stateless"]
+)
+def test_while_draining_a_session_still_lists_and_pings_but_starts_no_call(mode: list[str]) -> None:
+    with http_server(["--timeout", "20", "--shutdown-grace", "10", *mode]) as server:
+        session = server.open_session().headers.get("mcp-session-id")
+        results: list[Any] = []
+        slow = threading.Thread(
+            target=lambda: results.append(
+                server.call("sleep_untimed", {"seconds": 3}, session=session)
+            )
+        )
+        slow.start()
+        time.sleep(0.5)
+        server.process.send_signal(15)
+        time.sleep(0.5)
+        listed = server.post({"jsonrpc": "2.0", "id": "l", "method": "tools/list"}, session)
+        pinged = server.post({"jsonrpc": "2.0", "id": "p", "method": "ping"}, session)
+        assert listed.status == 200 and listed.json()["result"]["tools"]
+        assert pinged.status == 200 and pinged.json()["result"] == {}
+        call = {"jsonrpc": "2.0", "id": "c", "method": "tools/call"}
+        call["params"] = {"name": "raise_it", "arguments": {"what": "datetime"}}
+        refused = server.post(call, session)
+        assert refused.status == 503 and refused.headers["retry-after"] == "1"
+        assert refused.json()["id"] == "c" and "shutting down" in refused.json()["error"]["message"]
+        assert server.open_session().status == 503  # no new session
+        slow.join(timeout=20)
+        assert server.process.wait(timeout=20) == 0
+    assert len(results) == 1 and results[0]["content"][0]["text"] == "slept"
