@@ -12,7 +12,7 @@ what `subscribe: true` and `resource_updated` are for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server import ServerRequestContext
 from mcp.shared.exceptions import MCPError
@@ -38,7 +38,7 @@ from mcp.types import (
 )
 
 from .boot import DEFAULT_MAX_RESULT_BYTES
-from .catalog_calls import HandlerPolicy
+from .catalog_calls import HandlerPolicy, Unsendable, sendable
 from .completions import complete_from
 from .context import Context
 from .prompts import PromptSpec, get_prompt
@@ -57,6 +57,8 @@ from .resources import (
 
 if TYPE_CHECKING:
     from .runtime import Dispatcher
+
+Sent = TypeVar("Sent", ReadResourceResult, GetPromptResult)
 
 
 class Catalog:
@@ -176,23 +178,19 @@ class Catalog:
                 return contents(uri, mime, outcome)
         raise not_found(uri)
 
-    def _bounded(self, uri: str, result: ReadResourceResult) -> ReadResourceResult:
+    def _sent(self, result: Sent) -> Sent:
+        """`result` redacted and checked against the server's result limit; `Unsendable`."""
         dispatcher = self._dispatcher
-        limit = DEFAULT_MAX_RESULT_BYTES
-        if dispatcher is not None:
-            limit = dispatcher.policy.max_result_bytes
+        if dispatcher is None:
+            return sendable(result, lambda data: data, DEFAULT_MAX_RESULT_BYTES)
+        policy = dispatcher.policy
+        return sendable(result, policy.errors.redactor.value, policy.max_result_bytes)
+
+    def _bounded(self, uri: str, result: ReadResourceResult) -> ReadResourceResult:
         try:
-            size = len(result.__pydantic_serializer__.to_json(result, by_alias=True))
-        except ValueError as exc:  # a lone surrogate: text that is not UTF-8
-            message = f"the resource's contents are not sendable text: {str(exc)[:200]}"
-            raise refusal(uri, message, INTERNAL_ERROR) from None
-        if limit and size > limit:
-            message = (
-                f"the resource is {size} bytes, over the server's limit of {limit} "
-                "(--max-result-bytes)"
-            )
-            raise refusal(uri, message, INTERNAL_ERROR)
-        return result
+            return self._sent(result)
+        except Unsendable as exc:
+            raise refusal(uri, f"the resource cannot be sent: {exc}", INTERNAL_ERROR) from None
 
     async def subscribe(
         self, ctx: ServerRequestContext[Any], params: SubscribeRequestParams
@@ -232,7 +230,13 @@ class Catalog:
         spec = self.prompts.get(params.name)
         if spec is None:
             raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}")
-        return await get_prompt(spec, params.arguments, self._context(ctx), self._handler_policy())
+        policy = self._handler_policy()
+        result = await get_prompt(spec, params.arguments, self._context(ctx), policy)
+        try:
+            return self._sent(result)
+        except Unsendable as exc:
+            message = f"the prompt cannot be sent: {exc}"
+            raise MCPError(INTERNAL_ERROR, message, {"name": spec.name}) from None
 
     # Completions
 

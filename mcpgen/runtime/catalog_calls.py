@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
+from pydantic import BaseModel
 
 from .limits import Raised, WorkerPool
 
@@ -22,6 +24,13 @@ class HandlerPolicy:
     redact: Callable[[str], str] = str
     workers: WorkerPool | None = None  # None: a sync handler runs on the event loop
     timeout: float | None = None
+
+
+Result = TypeVar("Result", bound=BaseModel)
+
+
+class Unsendable(Exception):
+    """Why a result cannot be sent (one sentence, no part of the result)."""
 
 
 class TimedOut(Exception):
@@ -50,3 +59,36 @@ async def _run(
         except Raised as raised:  # what the handler raised in its thread, unwrapped
             raise raised.original from None
     return await outcome if inspect.isawaitable(outcome) else outcome
+
+
+def sendable(result: Result, redact: Callable[[Any], Any], max_bytes: int) -> Result:
+    """`result` as the client will get it: the secrets' values redacted, a lone surrogate (a
+    file name that is not UTF-8) written as its `\\udcxx` escape, as tool results are;
+    `Unsendable` when it is over `max_bytes`."""
+    dumped = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+    wire = redact(dumped)
+    try:
+        size = len(_json(wire).encode("utf-8"))
+    except UnicodeEncodeError:
+        wire = _escaped(wire)
+        size = len(_json(wire).encode("utf-8"))
+    if max_bytes and size > max_bytes:
+        raise Unsendable(
+            f"it is {size} bytes, over the server's limit of {max_bytes} (--max-result-bytes)"
+        )
+    # Rebuilt only when something was redacted or escaped: most results pass as they are.
+    return result if wire is dumped else type(result).model_validate(wire)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _escaped(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_escaped(item) for item in value]
+    return value

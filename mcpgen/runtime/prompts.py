@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     AudioContent,
     EmbeddedResource,
@@ -64,7 +65,15 @@ def checked_arguments(spec: PromptSpec, given: Mapping[str, str] | None) -> dict
 
 
 def as_result(spec: PromptSpec, outcome: PromptResult) -> GetPromptResult:
-    """A handler's return value as prompts/get's result."""
+    """A handler's return value as prompts/get's result; MCPError when it is none."""
+    try:
+        return _as_result(spec, outcome)
+    except (ValueError, TypeError):  # the exception's text may quote the value
+        message = f"the handler returned {type(outcome).__name__}, which is not a prompt"
+        raise MCPError(INTERNAL_ERROR, message, {"name": spec.name}) from None
+
+
+def _as_result(spec: PromptSpec, outcome: PromptResult) -> GetPromptResult:
     description = spec.definition.get("description")
     if isinstance(outcome, GetPromptResult):
         return outcome

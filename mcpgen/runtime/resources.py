@@ -30,6 +30,7 @@ from .completions import CompletionSource, being_cancelled
 from .context import InputRequired
 from .errors import ToolError, new_error_id
 from .limits import PoolSaturated
+from .results import plain_json
 from .template_values import Refused, check_safe, decoded, typed
 from .uri_template import MAX_URI_LENGTH, UriTemplate, Variable
 from .validation import SchemaCheck
@@ -260,7 +261,17 @@ async def call_handler(
 
 
 def contents(uri: str, mime_type: str | None, outcome: ReadResult) -> ReadResourceResult:
-    """A handler's return value as resources/read's result."""
+    """A handler's return value as resources/read's result; MCPError when it is none."""
+    try:
+        return _contents(uri, mime_type, outcome)
+    except (ValueError, TypeError) as exc:  # pydantic's ValidationError, NotJson among them
+        # The exception's text may quote the value: the client is told its type only.
+        logger.warning("a resource handler's value for %s is not contents: %s", _cut(uri), exc)
+        message = f"the handler returned {type(outcome).__name__}, which is not resource contents"
+        raise refusal(uri, message, INTERNAL_ERROR) from None
+
+
+def _contents(uri: str, mime_type: str | None, outcome: ReadResult) -> ReadResourceResult:
     if isinstance(outcome, (TextResourceContents, BlobResourceContents)):
         return ReadResourceResult(contents=[outcome])
     if isinstance(outcome, (list, tuple)):
@@ -271,7 +282,7 @@ def contents(uri: str, mime_type: str | None, outcome: ReadResult) -> ReadResour
             contents=[BlobResourceContents(uri=uri, mime_type=mime_type, blob=blob)]
         )
     if isinstance(outcome, Mapping):
-        text = json.dumps(outcome, ensure_ascii=False)
+        text = json.dumps(plain_json(outcome), ensure_ascii=False, allow_nan=False)
         return ReadResourceResult(
             contents=[
                 TextResourceContents(uri=uri, mime_type=mime_type or "application/json", text=text)

@@ -85,6 +85,13 @@ def big_text() -> str:
     return "x" * int(os.environ.get("CATALOG_BIG_BYTES", "300000"))
 
 
+# Values a handler may return that are no sendable contents, or hold the secret.
+ODD_VALUES: dict[str, Any] = {
+    "surrogate": lambda: "caf\udce9",  # a file name that is not UTF-8
+    "strings": lambda: ["a", "b"],
+    "nan": lambda: {"ratio": float("nan")},
+    "secret": lambda: f"key={os.environ[SECRET_ENV]}",
+}
 KIND_NAMES = ["leak", "tool-error", *KINDS]
 CATALOG = Catalog(
     resources=[
@@ -94,11 +101,19 @@ CATALOG = Catalog(
         ResourceSpec({"uri": "debug://subscriptions", "name": "held"}, handler=subscriptions_held),
         ResourceSpec({"uri": "big://text", "name": "big"}, handler=big_text),
         ResourceSpec({"uri": "slow://sync", "name": "slow"}, handler=slow),
+        *(
+            ResourceSpec({"uri": f"odd://{name}", "name": f"odd-{name}"}, handler=value)
+            for name, value in ODD_VALUES.items()
+        ),
     ],
     templates=TEMPLATES,
     prompts=[
         *(_prompt(kind) for kind in KIND_NAMES),
         PromptSpec({"name": "slow", "arguments": []}, handler=slow),
+        *(
+            PromptSpec({"name": f"odd-{name}", "arguments": []}, handler=value)
+            for name, value in ODD_VALUES.items()
+        ),
     ],
 )
 INFO = ServerInfo(

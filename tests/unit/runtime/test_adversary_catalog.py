@@ -54,3 +54,49 @@ def test_a_tool_error_keeps_its_message_without_the_secret(
     message = session.request(method, params)["error"]["message"]
     assert "the archive refused key" in message and "try later" in message
     assert SECRET not in message
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("resources/read", {"uri": "odd://strings"}),
+        ("resources/read", {"uri": "odd://nan"}),
+    ],
+)
+def test_a_value_that_cannot_be_sent_is_an_error_answer(
+    session: StdioSession, method: str, params: dict[str, object]
+) -> None:
+    answer = session.request(method, params)
+    assert answer.get("error", {}).get("code") == -32603, answer
+    assert (
+        "the handler" in answer["error"]["message"]
+        or "cannot be sent" in answer["error"]["message"]
+    )
+    _still_serving(session)
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [("resources/read", {"uri": "odd://secret"}), ("prompts/get", {"name": "odd-secret"})],
+)
+def test_contents_lose_the_secret_as_tool_results_do(
+    session: StdioSession, method: str, params: dict[str, object]
+) -> None:
+    answer = session.request(method, params)
+    assert "result" in answer and SECRET not in json.dumps(answer), answer
+    assert "key=" in json.dumps(answer)
+
+
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [("resources/read", {"uri": "odd://surrogate"}), ("prompts/get", {"name": "odd-surrogate"})],
+)
+def test_text_that_is_not_utf8_goes_out_escaped(
+    session: StdioSession, method: str, params: dict[str, object]
+) -> None:
+    assert session.process.stdout is not None
+    session.send({"jsonrpc": "2.0", "id": 9, "method": method, "params": params})
+    line = session.process.stdout.readline()
+    # The text holds the escape as characters (the JSON says caf\\udce9), not a surrogate.
+    assert "caf\\\\udce9" in line.decode("utf-8"), line
+    _still_serving(session)
