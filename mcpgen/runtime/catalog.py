@@ -54,11 +54,12 @@ from .resources import (
     refusal,
     too_long,
 )
+from .template_values import shown
 
 if TYPE_CHECKING:
     from .runtime import Dispatcher
 
-Sent = TypeVar("Sent", ReadResourceResult, GetPromptResult)
+Sent = TypeVar("Sent", ReadResourceResult, GetPromptResult, CompleteResult)
 
 
 class Catalog:
@@ -229,7 +230,7 @@ class Catalog:
     ) -> GetPromptResult:
         spec = self.prompts.get(params.name)
         if spec is None:
-            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}")
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.name)}")
         policy = self._handler_policy()
         result = await get_prompt(spec, params.arguments, self._context(ctx), policy)
         try:
@@ -247,17 +248,21 @@ class Catalog:
         if isinstance(params.ref, PromptReference):
             spec = self.prompts.get(params.ref.name)
             if spec is None:
-                raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.ref.name}")
+                raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.ref.name)}")
             source = spec.completions.get(name)
         else:
             uri = params.ref.uri
             template = next((t for t in self.templates if t.spec.uri_template == uri), None)
             if template is None:
-                raise MCPError(INVALID_PARAMS, f"Unknown resource template: {uri}")
+                raise MCPError(INVALID_PARAMS, f"Unknown resource template: {shown(uri)}")
             source = template.spec.completions.get(name)
         resolved = params.context.arguments if params.context is not None else None
         policy = self._handler_policy()
-        return await complete_from(source, typed, resolved, self._context(ctx), policy)
+        result = await complete_from(source, typed, resolved, self._context(ctx), policy)
+        try:
+            return self._sent(result)
+        except Unsendable as exc:
+            raise MCPError(INTERNAL_ERROR, f"the completion cannot be sent: {exc}") from None
 
 
 def _cursor(params: PaginatedRequestParams | None) -> str | None:

@@ -27,6 +27,7 @@ from mcp.types import (
 from .catalog_calls import HandlerPolicy
 from .completions import CompletionSource
 from .resources import call_handler
+from .template_values import shown
 
 _BLOCKS = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 PromptResult: TypeAlias = str | Sequence[Any] | PromptMessage | GetPromptResult
@@ -57,7 +58,7 @@ def checked_arguments(spec: PromptSpec, given: Mapping[str, str] | None) -> dict
     declared = {a["name"] for a in spec.arguments}
     unknown = sorted(set(given) - declared)
     if unknown:
-        raise MCPError(INVALID_PARAMS, f"prompt {spec.name!r} has no argument {unknown[0]!r}")
+        raise MCPError(INVALID_PARAMS, f"prompt {spec.name!r} has no argument {shown(unknown[0])}")
     missing = [a["name"] for a in spec.arguments if a.get("required") and a["name"] not in given]
     if missing:
         raise MCPError(INVALID_PARAMS, f"prompt {spec.name!r} needs the argument {missing[0]!r}")

@@ -31,7 +31,7 @@ from .context import InputRequired
 from .errors import ToolError, new_error_id
 from .limits import PoolSaturated
 from .results import plain_json
-from .template_values import Refused, check_safe, decoded, typed
+from .template_values import Refused, check_safe, decoded, shown, typed
 from .uri_template import MAX_URI_LENGTH, UriTemplate, Variable
 from .validation import SchemaCheck
 
@@ -86,7 +86,7 @@ def page(items: Sequence[Any], cursor: str | None) -> tuple[list[Any], str | Non
     start = 0
     if cursor is not None:
         if not cursor.isdigit() or int(cursor) > len(items):
-            raise MCPError(INVALID_PARAMS, f"invalid cursor {cursor!r}")
+            raise MCPError(INVALID_PARAMS, f"invalid cursor {shown(cursor)}")
         start = int(cursor)
     end = start + PAGE_SIZE
     return list(items[start:end]), (str(end) if end < len(items) else None)

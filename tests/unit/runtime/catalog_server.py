@@ -66,7 +66,11 @@ TEMPLATES = [
     _template("num://{x}", parameters={"x": {"type": "number", "minimum": 0, "maximum": 10}}),
     _template("flag://{on}", parameters={"on": {"type": "boolean"}}),
     _template("search://s{?q,n}", search, parameters={"n": {"type": "integer"}}),
-    _template("tag://{t}", parameters={"t": {"type": "string", "maxLength": 3}}),
+    _template(
+        "tag://{t}",
+        parameters={"t": {"type": "string", "maxLength": 3}},
+        completions={"t": lambda value, arguments: [value * 5000] * 100},
+    ),
 ]
 
 

@@ -160,6 +160,44 @@ def test_a_refusal_stays_small_whatever_the_uri(session: StdioSession) -> None:
         assert len(json.dumps(answer)) < 2_000, len(json.dumps(answer))
 
 
+@pytest.mark.parametrize(
+    ("method", "params"),
+    [
+        ("prompts/get", {"name": "p" * 1_000_000}),
+        ("prompts/get", {"name": "leak", "arguments": {"a" * 1_000_000: "x"}}),
+        ("resources/list", {"cursor": "c" * 1_000_000}),
+        ("resources/subscribe", {"uri": "w" * 1_000_000}),
+        ("resources/unsubscribe", {"uri": "w" * 1_000_000}),
+        (
+            "completion/complete",
+            {
+                "ref": {"type": "ref/resource", "uri": "u" * 1_000_000},
+                "argument": {"name": "t", "value": ""},
+            },
+        ),
+        (
+            "completion/complete",
+            {
+                "ref": {"type": "ref/prompt", "name": "n" * 1_000_000},
+                "argument": {"name": "t", "value": ""},
+            },
+        ),
+        (
+            "completion/complete",  # the handler's 100 values are 500 KB
+            {
+                "ref": {"type": "ref/resource", "uri": "tag://{t}"},
+                "argument": {"name": "t", "value": "x"},
+            },
+        ),
+    ],
+)
+def test_no_answer_echoes_a_huge_request(
+    session: StdioSession, method: str, params: dict[str, Any]
+) -> None:
+    answer = session.request(method, params)
+    assert len(json.dumps(answer)) < 2_000, json.dumps(answer)[:300]
+
+
 def test_a_uri_over_64_kib_is_refused_up_front(session: StdioSession) -> None:
     message = refused(read(session, "docs://" + "a/" * 40_000))
     assert "over the limit of 65536" in message
