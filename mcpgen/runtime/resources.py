@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+import anyio
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INTERNAL_ERROR,
@@ -39,6 +40,8 @@ from .validation import SchemaCheck
 RESOURCE_NOT_FOUND = -32002
 logger = logging.getLogger(__name__)
 PAGE_SIZE = 100
+# Seconds one subscriber is given to take an update notification.
+NOTIFY_TIMEOUT = 5.0
 # How much of a URI an error's data echoes.
 MAX_SHOWN_URI = 200
 
@@ -333,16 +336,25 @@ class Subscriptions:
             self._drop(uri, connection)
 
     async def notify(self, uri: str) -> int:
-        """Send notifications/resources/updated to each subscriber; how many were told."""
-        told = 0
-        for connection in list(self._by_uri.get(uri, {})):
+        """Send notifications/resources/updated to each subscriber; how many were told.
+
+        All at once, each given `NOTIFY_TIMEOUT` seconds: a client that stops reading its
+        stream must not hold up the others, nor the code that reported the change.
+        """
+        told: list[Any] = []
+        async with anyio.create_task_group() as group:
+            for connection in list(self._by_uri.get(uri, {})):
+                group.start_soon(self._tell, connection, uri, told)
+        return len(told)
+
+    async def _tell(self, connection: Any, uri: str, told: list[Any]) -> None:
+        with anyio.move_on_after(NOTIFY_TIMEOUT):
             try:
                 await _send_updated(connection, uri)
             except Exception:  # a closed session must not stop the others
                 self._drop(uri, connection)
             else:
-                told += 1
-        return told
+                told.append(connection)
 
 
 def _connection(session: Any) -> Any:

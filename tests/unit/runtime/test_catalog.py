@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import contextlib
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
@@ -20,6 +22,7 @@ from mcp.types import (
     TextResourceContents,
 )
 
+from mcpgen.runtime import resources as resources_module
 from mcpgen.runtime.catalog import Catalog
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.prompts import PromptSpec
@@ -274,3 +277,35 @@ async def test_subscriptions_go_when_the_connection_closes() -> None:
         while len(catalog.subscriptions):
             await anyio.sleep(0.01)
     assert await catalog.resource_updated("test://watched") == 0
+
+
+class _Outbound:
+    def __init__(self, stuck: bool) -> None:
+        self.stuck, self.sent = stuck, 0
+
+    async def notify(self, method: str, params: Any) -> None:
+        if self.stuck:  # a client that stopped reading its stream
+            await anyio.sleep_forever()
+        self.sent += 1
+
+
+class _Connection:
+    def __init__(self, stuck: bool = False) -> None:
+        self.outbound = _Outbound(stuck)
+        self.exit_stack = contextlib.AsyncExitStack()
+
+
+@pytest.mark.anyio
+async def test_a_subscriber_that_stops_reading_holds_up_no_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(resources_module, "NOTIFY_TIMEOUT", 0.2)
+    subscriptions = resources_module.Subscriptions()
+    stuck, reading = _Connection(stuck=True), _Connection()
+    for connection in (stuck, reading):
+        subscriptions.add("a://x", SimpleNamespace(_connection=connection))
+    with anyio.fail_after(10):
+        assert await subscriptions.notify("a://x") == 1
+    assert reading.outbound.sent == 1
+    await stuck.exit_stack.aclose()  # the connection ends: its subscription goes
+    assert len(subscriptions) == 1
