@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 
 from .boot import DEFAULT_WORKERS
+from .guards import end_if_forked_child
 
 logger = logging.getLogger(__name__)
 
@@ -110,16 +111,18 @@ class WorkerPool:
         self, call: _Call, context: contextvars.Context, function: Callable[..., Any], *args: Any
     ) -> Any:
         try:
-            return context.run(function, *args)
+            outcome = context.run(function, *args)
         except BaseException as exc:  # every kind, see `Raised`
-            return Raised(exc)
-        finally:
-            with self._lock:
-                call.finished = True
-                self._busy -= 1
-                if call.overrun:
-                    self._overrun -= 1
-                    logger.warning("a sync handler finished after its call was answered")
+            outcome = Raised(exc)
+        # Before any lock: one another thread held at a fork stays held in the child.
+        end_if_forked_child()
+        with self._lock:
+            call.finished = True
+            self._busy -= 1
+            if call.overrun:
+                self._overrun -= 1
+                logger.warning("a sync handler finished after its call was answered")
+        return outcome
 
     def _saturation_message(self) -> str:
         stuck = f", {self._overrun} of them past their timeout" if self._overrun else ""

@@ -39,6 +39,7 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
+from . import guards
 from .boot import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
 from .context import Context, InputRequired, LogLevels
 from .errors import ErrorPolicy, ToolError, shortened
@@ -212,13 +213,18 @@ class CompiledTool:
     async def _run(self, model: BaseModel, context: Context, pool: WorkerPool) -> Any:
         handler: Callable[..., Any] = self.code().handler
         args: tuple[Any, ...] = (model, context) if self.wants_context else (model,)
-        if self.is_async:
-            outcome = await handler(*args)
-        else:
-            # A worker thread keeps a slow sync handler from blocking other requests.
-            outcome = await pool.run(handler, *args)
-        if inspect.isawaitable(outcome):
-            outcome = await outcome
+        guards.install()
+        try:
+            with guards.handler_running():
+                if self.is_async:
+                    outcome = await handler(*args)
+                else:
+                    # A worker thread keeps a slow sync handler from blocking other requests.
+                    outcome = await pool.run(handler, *args)
+                if inspect.isawaitable(outcome):
+                    outcome = await outcome
+        finally:
+            guards.end_if_forked_child()  # raised or returned, never answered from a child
         return outcome
 
     def to_result(self, outcome: HandlerResult) -> CallToolResult:

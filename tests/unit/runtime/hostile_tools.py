@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import os
+import signal
 import sys
 import time
 from typing import Any
@@ -69,6 +70,34 @@ def prints_secret(args: Args) -> str:
     return "printed"
 
 
+def breaks_sync(args: Args) -> str:
+    """From a worker thread, what `breaks_async` does from the event loop's."""
+    return _break(args.what)
+
+
+async def breaks_async(args: Args) -> str:
+    return _break(args.what)
+
+
+def _break(what: str) -> str:
+    """Try to end, stop or take over the server the way `what` names."""
+    if what == "os-exit":
+        os._exit(3)
+    if what == "fork":  # both processes return into the runtime
+        return "child" if os.fork() == 0 else "parent"
+    if what == "loop-stop":
+        asyncio.get_running_loop().stop()
+    if what == "sigterm-ignored":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if what == "close-stdio":
+        for fd in (0, 1):
+            os.close(fd)
+    if what == "stdout-none":
+        sys.stdout = None  # type: ignore[assignment]
+        print("nowhere")
+    return what
+
+
 def whoami(args: Args, ctx: Context) -> dict[str, Any]:
     return {"subject": ctx.subject, "scopes": list(ctx.scopes)}
 
@@ -105,6 +134,8 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _spec("admin_only", sleep_async, scopes=("admin",)),
     _spec("whoami", whoami),
     _spec("prints_secret", prints_secret),
+    _spec("breaks_sync", breaks_sync),
+    _spec("breaks_async", breaks_async),
 )
 INFO = ServerInfo(
     name="hostile",
