@@ -1,13 +1,13 @@
 """What a handler cannot do to the server, where Python lets the runtime say no.
 
 While a handler runs (its task, its worker thread, and tasks it starts), `os._exit` in the
-server's process, `loop.stop()` on the server's event loop, and `signal.signal` for the
-signals the server ends on (SIGTERM, SIGINT) raise `ServerGuarded` in the handler instead:
-its call ends in an error result and the server keeps serving. A process the handler forks
-that returns into the runtime ends there at once (`os._exit(0)`), before it can answer a
-request on the protocol channel it shares with the server. What no Python code can stop (a
-SIGKILL of its own process, C code calling `_exit`, a thread the handler started by itself,
-outside the call's context) is listed in the README.
+server's process, `os.kill` of the server's own process (or its group), `loop.stop()` on the
+server's event loop, and `signal.signal` for the signals the server ends on (SIGTERM,
+SIGINT) raise `ServerGuarded` in the handler instead: its call ends in an error result and
+the server keeps serving. A process the handler forks that returns into the runtime ends
+there at once (`os._exit(0)`), before it can answer a request on the protocol channel it
+shares with the server. What Python code cannot stop (C code calling `_exit` or `kill`, a
+thread the handler started itself, outside the call's context) is listed in the README.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any, NoReturn
 _in_handler: ContextVar[bool] = ContextVar("in_handler", default=False)
 _real_exit = os._exit
 _real_signal = signal.signal
+_real_kill = os.kill
 _server_pid: int | None = None  # set by `install`
 _SERVER_SIGNALS = {signal.SIGTERM, signal.SIGINT}
 _Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
@@ -40,6 +41,7 @@ def install() -> None:
         return
     _server_pid = os.getpid()
     os._exit = _guarded_exit
+    os.kill = _guarded_kill
     signal.signal = _guarded_signal
 
 
@@ -97,3 +99,11 @@ def _guarded_signal(signalnum: int, handler: _Handler) -> _Handler:
         name = signal.Signals(signalnum).name
         raise ServerGuarded(f"a handler cannot change how the server handles {name}")
     return _real_signal(signalnum, handler)
+
+
+def _guarded_kill(pid: int, signalnum: int) -> None:
+    # 0 and -PGID name the server's process group; signal 0 only asks whether it exists.
+    ours = pid in (os.getpid(), 0, -os.getpgrp())
+    if ours and signalnum != 0 and _is_handler_in_server():
+        raise ServerGuarded(f"a handler cannot signal the server's own process ({signalnum})")
+    _real_kill(pid, signalnum)

@@ -85,6 +85,8 @@ def _break(what: str) -> str:
         os._exit(3)
     if what == "fork":  # both processes return into the runtime
         return "child" if os.fork() == 0 else "parent"
+    if what == "sigkill-self":
+        os.kill(os.getpid(), signal.SIGKILL)
     if what == "loop-stop":
         asyncio.get_running_loop().stop()
     if what == "sigterm-ignored":

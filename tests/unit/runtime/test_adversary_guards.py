@@ -42,7 +42,7 @@ def _serves_and_stops_on_sigterm(server: Server) -> None:
 
 
 @pytest.mark.parametrize("tool", TOOLS)
-@pytest.mark.parametrize("what", ["os-exit", "loop-stop", "sigterm-ignored"])
+@pytest.mark.parametrize("what", ["os-exit", "sigkill-self", "loop-stop", "sigterm-ignored"])
 def test_a_handler_cannot_end_stop_or_deafen_the_server(
     server: Server, tool: str, what: str
 ) -> None:
