@@ -67,22 +67,31 @@ class _Walk:
     left_out: list[str] = field(default_factory=list)
     folders: set[Path] = field(default_factory=set)  # resolved folders already entered
 
-    def entry(self, name: str, path: Path) -> None:
-        """Pack `path`, known in the bundle as `name`, or say why not."""
+    def walk(self, names: tuple[str, ...]) -> None:
+        """Look at each of `names` (relative to the root) and everything under it; a stack,
+        not recursion, so that no folder depth can exhaust Python's."""
+        pending = [(name, self.root / name) for name in reversed(names)]
+        while pending:
+            name, path = pending.pop()
+            pending += reversed(self.entry(name, path))
+
+    def entry(self, name: str, path: Path) -> list[tuple[str, Path]]:
+        """Pack `path`, known in the bundle as `name`, or say why not; a folder's entries
+        come back, to be looked at next."""
         leaf = name.rpartition("/")[2]
         _check_name(name, leaf)
         if is_secret(leaf):
             self.left_out.append(name)
-            return
+            return []
         if leaf in _SKIPPED_NAMES or leaf.endswith(_SKIPPED_SUFFIXES):
-            return
+            return []
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
             path = self._link_target(name, path)
             info = os.stat(path)
         if stat.S_ISDIR(info.st_mode):
-            self._folder(name, path)
-        elif stat.S_ISREG(info.st_mode):
+            return self._folder(name, path)
+        if stat.S_ISREG(info.st_mode):
             if info.st_nlink > 1:
                 raise refuse(
                     name,
@@ -90,8 +99,8 @@ class _Walk:
                     "(make it a file of its own: copy it, then move the copy over it)",
                 )
             self.members.append(Member(name, path, info.st_size, (info.st_dev, info.st_ino)))
-        else:
-            raise refuse(name, "is not a regular file or folder")
+            return []
+        raise refuse(name, "is not a regular file or folder")
 
     def _link_target(self, name: str, path: Path) -> Path:
         """Where the symlink `path` leads, if that is inside the project and no secret."""
@@ -107,17 +116,17 @@ class _Walk:
             raise refuse(name, f"is a symlink to {shown(inside.as_posix())}, a secrets file")
         return target
 
-    def _folder(self, name: str, path: Path) -> None:
-        real = Path(os.path.realpath(path))
-        if real in self.folders:
+    def _folder(self, name: str, path: Path) -> list[tuple[str, Path]]:
+        # `path` is already real: the root is resolved, a link is resolved where it is met,
+        # and any other entry is its real folder plus a name that is no link.
+        if path in self.folders:
             raise refuse(
                 name,
                 "leads (through a symlink) to a folder the bundle already holds: a loop or a "
                 "second copy",
             )
-        self.folders.add(real)
-        for child in sorted(os.listdir(path)):
-            self.entry(f"{name}/{child}", path / child)
+        self.folders.add(path)
+        return [(f"{name}/{child}", path / child) for child in sorted(os.listdir(path))]
 
 
 def _check_name(name: str, leaf: str) -> None:
@@ -135,10 +144,9 @@ def select_members(root: Path) -> Selection:
     """The bundle's files, sorted by name; McpgenError for anything it must not pack."""
     walk = _Walk(root.resolve(strict=True))
     walk.folders.add(walk.root)
+    present = (*ROOT_FILES, SOURCE_FOLDER)
     try:
-        for name in (*ROOT_FILES, SOURCE_FOLDER):
-            if os.path.lexists(walk.root / name):
-                walk.entry(name, walk.root / name)
+        walk.walk(tuple(name for name in present if os.path.lexists(walk.root / name)))
     except OSError as exc:  # a file removed or made unreadable while it was looked at
         where = exc.filename or root
         raise McpgenError(f"cannot read {where}: {exc.strerror or exc}{_NOT_PACKED}") from None

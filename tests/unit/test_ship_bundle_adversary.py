@@ -234,3 +234,23 @@ def test_a_large_file_is_streamed_not_held_in_memory(weather: Path) -> None:
     (path,) = written(weather)
     with zipfile.ZipFile(path) as archive:
         assert archive.getinfo("src/weather/big.bin").file_size == size
+
+
+def test_a_deeply_nested_folder_is_packed(weather: Path) -> None:
+    deep = weather / PACKAGE
+    for _ in range(1200):  # deeper than Python's recursion limit
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "leaf.txt").write_text("leaf\n")
+    done = bundle(weather)
+    assert done.returncode == 0, done.stderr
+    (path,) = written(weather)
+    assert members(path)["src/weather/" + "d/" * 1200 + "leaf.txt"] == b"leaf\n"
+
+
+def test_an_output_folder_that_is_a_file_is_one_line(weather: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    refused(bundle(weather, "-o", str(blocker / "w.mcpb")), "Not a directory")
+    (weather / "dist").write_text("")  # the default folder, taken by a file
+    refused(bundle(weather), "Not a directory")
