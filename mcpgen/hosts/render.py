@@ -6,10 +6,12 @@ Launch commands hold absolute paths, so these files are machine-specific and git
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from mcpgen.errors import McpgenError
 from mcpgen.hosts import secrets
 from mcpgen.hosts.base import DEFAULT_URL, Host, Snippet, Target, Transport
 from mcpgen.hosts.launch import Launcher, MachineFacts, build_launch
@@ -37,8 +39,22 @@ def make_target(
     url: str = DEFAULT_URL,
     bearer_env: str | None = None,
 ) -> Target:
+    _require_utf8(root)
     launch = build_launch(manifest, root, launcher, facts)
     return Target(manifest, transport, launch, facts.os_name, url=url, bearer_env=bearer_env)
+
+
+def _require_utf8(root: PurePath) -> None:
+    """A host's config (JSON, TOML) holds the project's path as Unicode text: a path whose
+    bytes are not UTF-8 (kept by Python as lone surrogates) cannot be written into one."""
+    try:
+        str(root).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(str(root)).decode("utf-8", "backslashreplace")
+        raise McpgenError(
+            f"the project's path {shown} is not valid UTF-8, so no host config can name it; "
+            "move the project to a folder whose name is UTF-8"
+        ) from None
 
 
 def render_snippets(

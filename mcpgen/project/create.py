@@ -55,6 +55,12 @@ def starting_manifest(name: str | None, manifest_path: Path | None) -> StartingM
 
     if name is not None and not Path(name).name.strip():
         raise McpgenError("the server name must not be empty")
+    if name is not None and manifest_path is None and not _is_utf8(Path(name).name):
+        shown = os.fsencode(Path(name).name).decode("utf-8", "backslashreplace")
+        raise McpgenError(
+            f"the server name {shown} is not valid UTF-8; give a UTF-8 name "
+            "(`--dir` can still name any folder)"
+        )
     if manifest_path is not None:
         if not manifest_path.is_file():
             raise McpgenError(f"'{manifest_path}' does not exist")
@@ -69,6 +75,16 @@ def starting_manifest(name: str | None, manifest_path: Path | None) -> StartingM
     if parsed is None or has_errors(diagnostics):
         raise ManifestInvalid(diagnostics)
     return StartingManifest(parsed, content, example)
+
+
+def _is_utf8(text: str) -> bool:
+    """False for a command-line word whose bytes were not UTF-8 (Python keeps them as lone
+    surrogates, which no manifest or generated file can hold)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def create_project(

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from pathlib import Path
 
 from mcpgen.errors import McpgenError
-from mcpgen.render.plan import RenderPlan
+from mcpgen.render.plan import PlannedFile, RenderPlan
 
 # The generated project's own settings (templates/project/pyproject.toml.jinja).
 SETTINGS = ("--isolated", "--no-cache", "--quiet", "--line-length=100", "--target-version=py311")
@@ -40,6 +40,24 @@ def format_python(plan: RenderPlan, package: str, skip: Collection[str] = ()) ->
     python = [f for f in plan.files if f.path.endswith(".py") and f.path not in skip]
     if not python:
         return plan
+    try:
+        laid_out = _lay_out(python, package)
+    except OSError as exc:  # a full disk or a file size limit where temporary files go
+        raise McpgenError(
+            f"cannot lay out the generated code in {tempfile.gettempdir()}: "
+            f"{exc.strerror or exc}; nothing was written"
+        ) from None
+    return dataclasses.replace(
+        plan,
+        files=tuple(
+            dataclasses.replace(f, content=laid_out[f.path]) if f.path in laid_out else f
+            for f in plan.files
+        ),
+    )
+
+
+def _lay_out(python: list[PlannedFile], package: str) -> dict[str, str]:
+    """Each file's text as ruff lays it out, formatted together in a temporary folder."""
     from ruff.__main__ import find_ruff_bin  # the ruff mcpgen depends on, not one on PATH
 
     with tempfile.TemporaryDirectory(prefix="mcpgen-layout-") as temp:
@@ -58,11 +76,4 @@ def format_python(plan: RenderPlan, package: str, skip: Collection[str] = ()) ->
             if done.returncode != 0:
                 # Generated code ruff cannot parse is mcpgen's bug, never the user's.
                 raise McpgenError(f"internal: ruff could not lay out generated code: {done.stderr}")
-        laid_out = {f.path: (root / f.path).read_bytes().decode("utf-8") for f in python}
-    return dataclasses.replace(
-        plan,
-        files=tuple(
-            dataclasses.replace(f, content=laid_out[f.path]) if f.path in laid_out else f
-            for f in plan.files
-        ),
-    )
+        return {f.path: (root / f.path).read_bytes().decode("utf-8") for f in python}

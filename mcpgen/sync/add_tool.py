@@ -16,7 +16,8 @@ loader and its parse events only tell *where* to insert:
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -247,8 +248,37 @@ def _load(text: str) -> CommentedMap:
     return data
 
 
+def _lone_cr(text: str) -> int:
+    """The index of the first CR that does not start a CRLF (an old Mac line end), or -1."""
+    found = _LONE_CR.search(text)
+    return found.start() if found else -1
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def _on_lf(text: str, edit: Callable[[str], str]) -> str:
+    """`edit(text)` run on LF line ends: a CR-only file (which YAML reads like any other) is
+    edited as LF and given its CRs back; a file that mixes lone CRs with LFs is refused, since
+    its lines are not the ones a text editor shows."""
+    lone = _lone_cr(text)
+    if lone < 0:
+        return edit(text)
+    if "\n" in text:
+        line = len(re.findall(r"\r\n|\r|\n", text[:lone])) + 1
+        raise McpgenError(
+            f"cannot edit the manifest: line {line} ends with a lone CR while other lines "
+            "end with LF; save it with one kind of line ending, then run the command again"
+        )
+    return edit(text.replace("\r", "\n")).replace("\n", "\r")
+
+
 def append_tool(text: str, name: str, description: str | None = None) -> str:
     """The manifest text with a skeleton tool appended to `tools`; no other byte changes."""
+    return _on_lf(text, lambda lf: _append_tool(lf, name, description))
+
+
+def _append_tool(text: str, name: str, description: str | None) -> str:
     data = _load(text)
     tools = data.get("tools")
     if tools is not None and not isinstance(tools, CommentedSeq):
@@ -268,6 +298,10 @@ def append_tool(text: str, name: str, description: str | None = None) -> str:
 def append_entry(text: str, key: str, entry: dict[str, Any], what: str) -> str:
     """The manifest text with `entry` appended to the top-level list `key` (`resources`,
     `prompts`), kept as `append_tool` keeps `tools`; no other byte changes."""
+    return _on_lf(text, lambda lf: _append_entry(lf, key, entry, what))
+
+
+def _append_entry(text: str, key: str, entry: dict[str, Any], what: str) -> str:
     data = _load(text)
     items = data.get(key)
     if items is not None and not isinstance(items, CommentedSeq):

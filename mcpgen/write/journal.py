@@ -264,6 +264,11 @@ def recover(root: Path) -> str | None:
     except (OSError, UnicodeDecodeError) as exc:
         raise McpgenError(f"cannot read {JOURNAL_PATH}: {exc}") from None
     journal = parse(root, text)
+    if not os.access(path.parent, os.W_OK):  # a read-only checkout: any undo would fail halfway
+        raise McpgenError(
+            f"{JOURNAL_PATH} records an interrupted write, which cannot be finished or undone "
+            "here: the project is read-only. Run `mcpgen generate` where it can be written"
+        )
     if journal.committed:
         kept = finish(root, journal)
         remove(root)

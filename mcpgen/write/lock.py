@@ -10,6 +10,7 @@ command and start time, for the message the second run prints; it is removed on 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -55,9 +56,45 @@ def _try_lock(path: Path) -> int | None:
         os.close(fd)
 
 
+def _try_shared(path: Path) -> tuple[int | None, bool]:
+    """For a run that writes nothing, where the lock file cannot be made or opened for writing
+    (a read-only checkout, another user's `.mcpgen/`): a shared lock on the file if there is
+    one. (the descriptor or None, whether a writer holds the lock)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None, False  # no lock file, and none can be made: nobody writes here
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        return None, isinstance(exc, BlockingIOError)
+    return fd, False
+
+
+def _name_the_holder(fd: int) -> None:
+    holder = {
+        "pid": os.getpid(),
+        "command": " ".join(["mcpgen", *sys.argv[1:]]),
+        "since": time.time(),
+    }
+    # Only a name tag for the message a second run prints: a full disk must not stop the run.
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.write(fd, json.dumps(holder).encode("utf-8"))
+
+
+# Why a lock file cannot be made or opened for writing, other than a real problem.
+_CANNOT_WRITE = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
 @contextlib.contextmanager
-def project_lock(root: Path, *, wait: float = 0.0) -> Iterator[None]:
-    """Hold the project's lock; McpgenError naming the holder if it is taken after `wait` s."""
+def project_lock(root: Path, *, wait: float = 0.0, reading: bool = False) -> Iterator[None]:
+    """Hold the project's lock; McpgenError naming the holder if it is taken after `wait` s.
+
+    `reading`: the run writes nothing (`generate --check`), so where the lock file cannot be
+    written (a read-only checkout) it takes a shared lock on an existing one, or none.
+    """
     root = root.resolve()
     if root in _held:
         _held[root] += 1
@@ -68,6 +105,7 @@ def project_lock(root: Path, *, wait: float = 0.0) -> Iterator[None]:
         return
     path = root / LOCK_PATH
     made_folder = not path.parent.exists()
+    shared = held_by_writer = False
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         deadline = time.monotonic() + wait
@@ -76,27 +114,30 @@ def project_lock(root: Path, *, wait: float = 0.0) -> Iterator[None]:
             time.sleep(0.05)
             fd = _try_lock(path)
     except OSError as exc:
-        raise McpgenError(f"cannot lock {LOCK_PATH}: {exc.strerror or exc}") from None
-    if fd is None:
+        if not (reading and exc.errno in _CANNOT_WRITE):
+            raise McpgenError(
+                f"cannot lock {LOCK_PATH}: {exc.strerror or exc}; nothing was written"
+            ) from None
+        shared = True
+        fd, held_by_writer = _try_shared(path)
+    if fd is None and (held_by_writer or not shared):
         raise McpgenError(
             f"another mcpgen is working on this project: {_describe_holder(path)} holds "
             f"{LOCK_PATH}; wait for it to finish (nothing was written)"
         )
-    holder = {
-        "pid": os.getpid(),
-        "command": " ".join(["mcpgen", *sys.argv[1:]]),
-        "since": time.time(),
-    }
-    os.ftruncate(fd, 0)
-    os.write(fd, json.dumps(holder).encode("utf-8"))
     _held[root] = 1
     try:
+        if not shared:
+            assert fd is not None
+            _name_the_holder(fd)
         yield
     finally:
         del _held[root]
-        with contextlib.suppress(OSError):
-            path.unlink()  # before unlocking: a waiter then re-checks the inode and retries
-        os.close(fd)
+        if not shared:
+            with contextlib.suppress(OSError):
+                path.unlink()  # before unlocking: a waiter then re-checks the inode and retries
+        if fd is not None:
+            os.close(fd)
         if made_folder:  # a run that wrote nothing leaves the project as it found it
             with contextlib.suppress(OSError):
                 path.parent.rmdir()  # only if still empty
