@@ -55,7 +55,7 @@ def check_project(manifest_path: Path) -> CheckReport:
     root = manifest_path.parent
     manifest = with_scaffold_names(loaded, root)
     # Waits for no one; a write a killed run left behind is finished or undone first.
-    with project_session(root) as recovered:
+    with project_session(root, writes=False) as recovered:
         prepared = prepare(root, manifest_path=manifest_path, manifest=manifest)
     manifest = prepared.manifest  # with the Python names on record (stable through renames)
     old_packages = find_old_packages(root, manifest.package)

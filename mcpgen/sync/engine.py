@@ -226,7 +226,7 @@ def generate_project(
     a run that `run_cache` proves to change nothing hands it the finished report instead.
     """
     root = root.resolve()
-    with project_session(root) as recovered:
+    with project_session(root, writes=mode == "write") as recovered:
         return _generate(
             root,
             force=force,
@@ -239,10 +239,11 @@ def generate_project(
 
 
 @contextmanager
-def project_session(root: Path) -> Iterator[str | None]:
+def project_session(root: Path, *, writes: bool = True) -> Iterator[str | None]:
     """Hold the project's lock and first finish or undo a write a killed run left behind;
-    yields what was recovered, in words, or None."""
-    with project_lock(root):
+    yields what was recovered, in words, or None. A run that `writes` nothing also works
+    where the lock cannot be taken for writing (a read-only checkout)."""
+    with project_lock(root, reading=not writes):
         yield journal.recover(root)
 
 
