@@ -15,8 +15,9 @@ The bundle holds manifest.json (generated from mcpgen.yaml: secret env variables
 
 The project must be what mcpgen.yaml renders (`mcpgen generate --check` passes: nothing
 stale, no generated file edited by hand). Never packed: `.env` files (`.env`, `.env.*`,
-`*.env`, `.envrc`), __pycache__. Refused: a symlink that leads outside the project (or loops),
-a file with several hard links, a file name that is not UTF-8 or holds a control character.
+`*.env`, `.envrc`, in any case), `.git` folders, __pycache__. Refused: a symlink that leads
+outside the project (or loops, or to a `.env`), a file with several hard links, a FIFO or
+device, a file name that is not UTF-8 or holds a control character or a backslash.
 
 Exit codes: 0 written; 1 invalid manifest, stale or hand-edited generated files, or a file
 the bundle must not hold (nothing written); 2 bad command line.

@@ -22,13 +22,16 @@ from mcpgen.errors import McpgenError
 # project from pyproject.toml (README.md is its readme) and src/.
 ROOT_FILES = ("manifest.json", "pyproject.toml", "README.md")
 SOURCE_FOLDER = "src"
-_SKIPPED_NAMES = frozenset({"__pycache__"})
+# A nested repository's `.git` holds history and maybe credentials (remote URLs), never code.
+_SKIPPED_NAMES = frozenset({"__pycache__", ".git"})
 _SKIPPED_SUFFIXES = (".pyc", ".pyo")
 _NOT_PACKED = "; nothing was written"
 
 
 def is_secret(name: str) -> bool:
-    """A dotenv file or folder: `.env`, `.env.local`, `prod.env`, direnv's `.envrc`."""
+    """A dotenv file or folder: `.env`, `.env.local`, `prod.env`, direnv's `.envrc`, in any
+    case (`.ENV` is the same file where names ignore case)."""
+    name = name.lower()
     return name in (".env", ".envrc") or name.startswith(".env.") or name.endswith(".env")
 
 
@@ -114,6 +117,8 @@ class _Walk:
         inside = target.relative_to(self.root)
         if any(is_secret(part) for part in inside.parts):
             raise refuse(name, f"is a symlink to {shown(inside.as_posix())}, a secrets file")
+        if any(part in _SKIPPED_NAMES for part in inside.parts):
+            raise refuse(name, f"is a symlink to {shown(inside.as_posix())}, never packed")
         return target
 
     def _folder(self, name: str, path: Path) -> list[tuple[str, Path]]:

@@ -254,3 +254,17 @@ def test_an_output_folder_that_is_a_file_is_one_line(weather: Path, tmp_path: Pa
     refused(bundle(weather, "-o", str(blocker / "w.mcpb")), "Not a directory")
     (weather / "dist").write_text("")  # the default folder, taken by a file
     refused(bundle(weather), "Not a directory")
+
+
+def test_git_folders_are_not_packed_nor_linked_to(weather: Path) -> None:
+    (weather / ".git").mkdir()
+    (weather / ".git" / "config").write_text("url = https://user:token@example.com/r.git\n")
+    (weather / PACKAGE / "vendor" / ".git").mkdir(parents=True)
+    (weather / PACKAGE / "vendor" / ".git" / "config").write_text("token\n")
+    (weather / PACKAGE / ".ENV").write_text("API_KEY=hunter2\n")
+    done = bundle(weather)
+    assert done.returncode == 0, done.stderr
+    (path,) = written(weather)
+    assert not [name for name in members(path) if ".git" in name or ".ENV" in name]
+    (weather / PACKAGE / "repo").symlink_to(Path("..") / ".." / ".git")
+    refused(bundle(weather), "src/weather/repo", ".git")
