@@ -105,3 +105,25 @@ def test_sigkill_at_random_moments_never_loses_saved_bytes(project: Run) -> None
         assert stub.read_bytes().endswith(SAVED), outcomes
     print(f"\nkills after an in-place save: {outcomes}; saved bytes lost: 0")
     assert "undone" in outcomes, "no kill landed inside a commit: the test did not test anything"
+
+
+def test_a_killed_watch_keeps_bytes_saved_into_a_new_stub(project: Run) -> None:
+    """`generate --watch` writes in process like `generate`: killed after the user saved into
+    a stub its run had just created, the next run keeps the saved bytes."""
+    watch = mcpgen("generate", "--watch", str(project.root), delay=DELAY)
+    try:
+        project.edit_manifest("tools:\n", "tools:\n" + _new_tools("watched"))
+        stub = project.root / "src/demo/handlers/watched_0.py"
+        assert wait_for(stub, watch), "the watch ended before creating the stub"
+        _append_in_place(stub, "a")
+        watch.kill()
+        watch.wait(timeout=60)
+        assert (project.root / JOURNAL_PATH).exists(), "the watch's run had finished its write"
+    finally:
+        if watch.poll() is None:
+            watch.kill()
+            watch.wait(timeout=60)
+    after = run_mcpgen("generate", str(project.root))
+    assert after.returncode == 0, after.stderr
+    assert "Kept src/demo/handlers/watched_0.py: it was saved into" in after.stderr
+    assert stub.read_bytes().endswith(SAVED)
