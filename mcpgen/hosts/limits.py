@@ -26,7 +26,9 @@ ALL_HOSTS = "*"
 FUNCTION_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 CLAUDE_CODE_MAX = 64  # `mcp__<server>__<tool>`
 CURSOR_MAX = 60  # server name + tool name
-WINDSURF_MAX_TOOLS = 100  # across all servers
+# Tools a host hands the model at once, across all its servers (Windsurf: shared/host-configs.md;
+# VS Code: at most 128 tools per chat request, its agent refuses the request past that).
+TOOL_COUNT_LIMITS = (("windsurf", "Windsurf", 100), ("vscode", "VS Code", 128))
 UNIONS = ("anyOf", "oneOf", "allOf")
 _INPUT_KEYS = ("input_schema", "inputSchema")
 
@@ -143,12 +145,10 @@ def _warnings(
     if server == "workspace":
         message = "the server name `workspace` is reserved by Claude Code; rename the server"
         found.append(HostWarning("claude-code", message, where=("name",)))
-    if tool_count > WINDSURF_MAX_TOOLS:
-        message = (
-            f"{tool_count} tools: Windsurf uses at most {WINDSURF_MAX_TOOLS} tools "
-            "across all servers"
-        )
-        found.append(HostWarning("windsurf", message, where=("tools",)))
+    for host, title, limit in TOOL_COUNT_LIMITS:
+        if tool_count > limit:
+            message = f"{tool_count} tools: {title} uses at most {limit} tools across all servers"
+            found.append(HostWarning(host, message, where=("tools",)))
     return sorted(found)
 
 

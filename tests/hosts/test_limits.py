@@ -208,3 +208,11 @@ def test_server_level_limits_point_at_the_name_and_the_tools(tmp_path: Path) -> 
         for x in lines
     )
     assert any(":4:3: tools: warning: windsurf: 101 tools" in x for x in lines)
+
+
+def test_vs_code_tool_count() -> None:
+    found = host_limit_diagnostics(_manifest(*[_tool(f"t{i}") for i in range(129)]))
+    assert [(w.host, w.message) for w in found] == [
+        ("vscode", "129 tools: VS Code uses at most 128 tools across all servers"),
+        ("windsurf", "129 tools: Windsurf uses at most 100 tools across all servers"),
+    ]
