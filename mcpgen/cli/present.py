@@ -67,7 +67,7 @@ def summary_lines(summary: ChangeSummary) -> list[str]:
         retired = [escape(s.path) for s in summary.retired_stubs if s.tool == name]
         fate = "its handler is kept"
         if retired:  # they hold only mcpgen's bytes; an edited file stays, reported orphaned
-            fate = f"its stubs you never edited go with it ({', '.join(retired)})"
+            fate = f"its files, unedited since mcpgen wrote them, go with it ({', '.join(retired)})"
         lines.append(
             f"[bold red]- {escape(name)}[/]: tool removed; the server no longer exposes it, {fate}"
         )

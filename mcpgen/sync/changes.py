@@ -7,6 +7,7 @@ before anything is written, so the user reads in plain words what is about to ha
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from mcpgen.sync.catalog_changes import CatalogSummary, summarise_catalog
 from mcpgen.sync.schema_diff import SchemaChange, input_changes, output_changes
+from mcpgen.sync.stubs import RetiredStub, retired_stubs
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, ToolRecord
 
@@ -66,10 +68,19 @@ class ChangeSummary:
     # (removed, added) pairs with the same schemas: probably a rename without `renamed_from`
     rename_hints: tuple[tuple[str, str], ...] = ()
     catalog: CatalogSummary = field(default_factory=CatalogSummary)
+    # Removed tools' stubs still byte-identical to what mcpgen created: they hold no byte of
+    # the user's, and would fail the project's tests and type check (they import the tool's
+    # models), so they go with their tool.
+    retired_stubs: tuple[RetiredStub, ...] = ()
 
     @property
     def moves(self) -> tuple[Move, ...]:
         return tuple(m for r in self.renamed for m in r.moves) + self.catalog.moves
+
+    @property
+    def retired_digests(self) -> dict[str, str]:
+        """Each retired stub's path → the sha256 it must still have to be deleted."""
+        return {stub.path: stub.digest for stub in self.retired_stubs}
 
     @property
     def empty(self) -> bool:
@@ -171,7 +182,12 @@ def summarise(
     kept = {record.name for record in continued.values()}
     removed = tuple(name for name in sorted(previous.tools) if name not in kept)
     hints = _rename_hints(previous, manifest, removed, added)
-    return ChangeSummary(False, added, removed, tuple(renames), tuple(changed), hints, catalog)
+    stubs = (
+        retired_stubs(root, previous, removed, plan, manifest.package) if root is not None else ()
+    )
+    return ChangeSummary(
+        False, added, removed, tuple(renames), tuple(changed), hints, catalog, stubs
+    )
 
 
 def _schemas(wire: dict[str, Any]) -> str:
@@ -326,7 +342,34 @@ def find_orphans(
                 orphans.add(relative)
     user_tests = {f"tests/test_{PurePosixPath(path).stem}.py" for path in orphans}
     orphans |= {t for t in user_tests if t not in skip and (root / t).is_file()}
+    orphans |= _tests_of_gone_handlers(root, manifest, plan, skip)
     return tuple(sorted(orphans))
+
+
+def _tests_of_gone_handlers(
+    root: Path, manifest: Manifest, plan: RenderPlan, skip: Collection[str]
+) -> set[str]:
+    """User tests that import a handler module that no longer exists (a removed tool's
+    handler went, its test was edited and stays): they fail the project's test run."""
+    handlers = f"src/{manifest.package}/handlers"
+    present = {f.path for f in plan.files} | {
+        f"{handlers}/{p.name}" for p in (root / handlers).glob("*.py")
+    }
+    imported = re.compile(rf"\b{re.escape(manifest.package)}\.handlers\.(\w+)\b")
+    found = set()
+    for test in (root / "tests").glob("test_*.py"):
+        relative = f"tests/{test.name}"
+        if relative in skip or test.is_symlink():
+            continue
+        try:
+            text = test.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        modules = set(imported.findall(text))
+        gone = [m for m in modules if f"{handlers}/{m}.py" not in present]
+        if any(not (root / handlers / m).is_dir() for m in gone):  # a package is a module too
+            found.add(relative)
+    return found
 
 
 def orphan_folders(manifest: Manifest, plan: RenderPlan, old_packages: Iterable[str]) -> set[str]:

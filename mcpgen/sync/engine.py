@@ -187,7 +187,7 @@ def prepare(
     manifest, plan, warnings = load(root, manifest_path, previous, manifest)
     summary = summarise(previous, manifest, plan, root)
     recorded = previous.files if previous else None
-    state_text = render_state(snapshot(manifest, plan))
+    state_text = render_state(snapshot(manifest, plan, previous=previous))
     applied = apply.plan_actions(
         root,
         plan,
@@ -198,6 +198,7 @@ def prepare(
         # After a `package:` change the old package stays whole: the scaffold's pyproject.toml
         # still points at it until the user moves over, and its handlers are theirs.
         keep_retired=[p for p in recorded or () if is_in_old_package(p, manifest)],
+        retired_stubs=summary.retired_digests,
     )
     state_missing = previous is None and any(
         (root / f.path).exists() for f in plan.by_owner("generated")
@@ -303,6 +304,7 @@ def _generate(
             ) from None
         written = bool(applied.changes)
     leaving = [a.source for a in applied.changes if a.source is not None and not written]
+    leaving += [a.path for a in applied.changes if a.kind == "delete" and a.owner == "user"]
     old_packages = find_old_packages(root, prepared.manifest.package)
     orphans = find_orphans(
         root, prepared.manifest, prepared.plan, leaving=leaving, old_packages=old_packages

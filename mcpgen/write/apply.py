@@ -5,7 +5,8 @@ Decisions per file, made before anything is written:
 - generated: absent → create; identical → keep; on disk as mcpgen last wrote it (hash in the
   state file) → update; anything else is a conflict (edited by hand, or never written by
   mcpgen). `--force` turns a conflict into an update that keeps the old bytes as `<file>.orig`.
-- user: created when absent, never modified or deleted; a renamed tool's files are moved.
+- user: created when absent, never modified; a renamed tool's files are moved; a removed
+  tool's stubs that still hold exactly the bytes mcpgen created (`retired_stubs`) are deleted.
 - local (`hosts/`): machine-specific, rewritten when different, never a conflict.
 - generated files mcpgen wrote before but no longer plans: deleted when untouched, otherwise a
   conflict (with `--force`: kept as `.orig`); except those the caller keeps (`keep_retired`:
@@ -231,6 +232,18 @@ class _Planner:
             return
         self.actions.append(Action("delete", path, "generated", before=current))
 
+    def retired_stubs(self, stubs: Mapping[str, str], skip: Collection[str]) -> None:
+        """Removed tools' stubs: each deleted only while it holds exactly the bytes mcpgen
+        created there, so no byte of the user's goes (the commit checks them again)."""
+        for path, digest in sorted(stubs.items()):
+            target = self.disk.root / path
+            # A plain file only: a symlink or folder put there is the user's doing.
+            if path in skip or target.is_symlink() or not target.is_file():
+                continue
+            current = self.disk.read(path)
+            if current is not None and sha256_hex(current) == digest:
+                self.actions.append(Action("delete", path, "user", before=current))
+
     def state_file(self, text: str) -> None:
         new = text.encode("utf-8")
         current = self.disk.read(STATE_PATH)
@@ -250,18 +263,20 @@ def plan_actions(
     moves: Sequence[Move] = (),
     force: bool = False,
     keep_retired: Collection[str] = (),
+    retired_stubs: Mapping[str, str] | None = None,
 ) -> ApplyPlan:
     """Decide what to do with every file; reads the disk, writes nothing.
 
     `recorded` is the previous state's generated path → sha256 (None: there is no state file);
-    `state_text` the new state file; `keep_retired` recorded paths never deleted.
+    `state_text` the new state file; `keep_retired` recorded paths never deleted;
+    `retired_stubs` removed tools' user files → the sha256 of the stub mcpgen created there.
     """
     for planned in plan.files:
         _check_inside(root, planned.path, "the manifest's files")
     for move in moves:
         _check_inside(root, move.source, STATE_PATH)
         _check_inside(root, move.target, "the manifest's files")
-    for path in recorded or ():
+    for path in [*(recorded or ()), *(retired_stubs or ())]:
         _check_inside(root, path, STATE_PATH)
     planner = _Planner(_Disk(root), recorded, force)
     dangling: list[str] = []
@@ -288,6 +303,7 @@ def plan_actions(
     planned_paths = {f.path for f in plan.files}
     for path in sorted(set(planner.recorded) - planned_paths - set(keep_retired)):
         planner.retired(path)
+    planner.retired_stubs(retired_stubs or {}, skip=planned_paths | moved_away)
     planner.state_file(state_text)
     return ApplyPlan(
         tuple(planner.actions),

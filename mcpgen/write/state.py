@@ -8,7 +8,9 @@ It records:
 - `files`: the sha256 of every generated file exactly as written (POSIX path → hex digest);
 - `tools`: per tool name, its python name, its tools/list entry (schemas, description, ...)
   and the user-owned files mcpgen created for it, so the next run can describe what changed
-  (added, removed, renamed, broken) and move a renamed tool's handler;
+  (added, removed, renamed, broken) and move a renamed tool's handler; `stubs`: the sha256
+  of the stub mcpgen creates at each of those paths, so a removed tool's stub that still
+  holds only those bytes (no byte of the user's) goes with it;
 - `catalog` (only when the manifest has resources, templates or prompts): the same per
   resource, resource template and prompt, by kind and name, with its handler files by role.
 """
@@ -49,6 +51,7 @@ class ToolRecord:
     python_name: str
     wire: JSON  # the tools/list entry: inputSchema, outputSchema, description, ...
     user_files: tuple[str, ...] = ()  # handler and user test, POSIX paths
+    stubs: Mapping[str, str] = field(default_factory=dict)  # user file → its stub's sha256
 
     @property
     def input_schema(self) -> JSON:
@@ -93,6 +96,7 @@ def render_state(state: State) -> str:
                 "python_name": record.python_name,
                 "wire": record.wire,
                 "user_files": sorted(record.user_files),
+                "stubs": dict(record.stubs),
             }
             for name, record in state.tools.items()
         },
@@ -130,18 +134,39 @@ def _catalog_snapshot(manifest: Manifest, plan: RenderPlan) -> dict[tuple[str, s
     }
 
 
-def snapshot(manifest: Manifest, plan: RenderPlan, *, version: str = __version__) -> State:
-    """The state a run leaves behind once `plan` is on disk."""
+def _stub_digests(plan: RenderPlan, previous: State | None) -> dict[str, str]:
+    """Each tool's user file → the sha256 of the stub mcpgen created there: the one on
+    record from an earlier run (the file was created then), else the stub this plan holds."""
+    recorded = {
+        p: d for r in (previous.tools.values() if previous else ()) for p, d in r.stubs.items()
+    }
+    return {
+        f.path: recorded.get(f.path) or sha256_hex(f.content.encode("utf-8"))
+        for f in plan.by_owner("user")
+        if f.tool is not None
+    }
+
+
+def snapshot(
+    manifest: Manifest,
+    plan: RenderPlan,
+    *,
+    version: str = __version__,
+    previous: State | None = None,
+) -> State:
+    """The state a run leaves behind once `plan` is on disk (`previous`: the state before)."""
     files = {f.path: sha256_hex(f.content.encode("utf-8")) for f in plan.by_owner("generated")}
-    tools = {
-        tool.name: ToolRecord(
+    stubs = _stub_digests(plan, previous)
+    tools = {}
+    for tool in manifest.tools:
+        user_files = tuple(sorted(f.path for f in plan.by_owner("user") if f.tool == tool.name))
+        tools[tool.name] = ToolRecord(
             name=tool.name,
             python_name=tool.python_name,
             wire=tool.wire(),
-            user_files=tuple(sorted(f.path for f in plan.by_owner("user") if f.tool == tool.name)),
+            user_files=user_files,
+            stubs={path: stubs[path] for path in user_files},
         )
-        for tool in manifest.tools
-    }
     catalog = _catalog_snapshot(manifest, plan)
     return State(mcpgen_version=version, files=files, tools=tools, catalog=catalog)
 
@@ -159,11 +184,23 @@ def parse_state(text: str, *, where: str = STATE_PATH) -> State:
     for record in state.tools.values():
         for path in record.user_files:
             check_entry(path, where=where, text=text)
+        _check_stubs(record, where, text)
     for entry in state.catalog.values():
         for path in entry.user_files.values():
             check_entry(path, where=where, text=text)
     _check_owners(state, where, text)
     return state
+
+
+def _check_stubs(record: ToolRecord, where: str, text: str) -> None:
+    """A stub on record is one of its tool's user files: a state file alone never names
+    another file for a removed tool to take along."""
+    for path in sorted(set(record.stubs) - set(record.user_files)):
+        line, col = locate(text, path)
+        raise McpgenError(
+            f"{where}:{line}:{col}: refusing stub {path!r} of tool {record.name!r}: not one of "
+            f"its files; nothing was written or deleted (restore {where} from a trusted copy)"
+        )
 
 
 def _check_owners(state: State, where: str, text: str) -> None:
@@ -190,6 +227,7 @@ def _parse(text: str, where: str) -> State:
                 python_name=str(raw["python_name"]),
                 wire=dict(raw["wire"]),
                 user_files=tuple(str(p) for p in raw.get("user_files", ())),
+                stubs={str(p): str(d) for p, d in raw.get("stubs", {}).items()},
             )
             for name, raw in data["tools"].items()
         }

@@ -140,6 +140,8 @@ def test_plain_rename_gets_a_hint(project: Run) -> None:
 
 
 def test_re_added_tool_says_it_uses_the_old_handler(project: Run) -> None:
+    handler = project.root / HANDLERS / "get_alerts.py"
+    handler.write_text(handler.read_text() + "# my code\n")  # an unedited stub would go
     text = (project.root / "mcpgen.yaml").read_text()
     project.manifest(text[: text.index("  - name: get_alerts")])
     project()
