@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from mcpgen.errors import Diagnostic
 
 
 def register(app: typer.Typer) -> None:
@@ -33,6 +36,7 @@ def validate(
     manifest, diagnostics = check_manifest(path)
     if manifest is None:
         raise ManifestInvalid(diagnostics)  # printed, with the summary, by mcpgen.cli.main
+    diagnostics = sorted([*diagnostics, *_publishing_diagnostics(path)])
     if diagnostics:  # warnings only
         from mcpgen.cli import err
         from mcpgen.cli.present import print_diagnostics
@@ -41,6 +45,23 @@ def validate(
     count = len(manifest.tools)
     noun = "tool" if count == 1 else "tools"
     plain_line(f"{display_name(path)}: valid ({count} {noun})", fg="green")
+
+
+def _publishing_diagnostics(path: Path) -> list[Diagnostic]:
+    """What the MCP Registry will check beyond server.json itself (its README line), at the
+    manifest's `publish` key. Only here: `generate` does not read README.md."""
+    from mcpgen.manifest import display_name
+    from mcpgen.manifest.load import load_yaml
+    from mcpgen.manifest.validate import to_diagnostics
+    from mcpgen.ship.registry import ownership_findings
+
+    file = display_name(path)
+    try:
+        loaded = load_yaml(path.read_bytes().decode("utf-8-sig"), file)
+    except (OSError, UnicodeDecodeError):  # changed since it was validated: nothing to add
+        return []
+    findings = ownership_findings(loaded.data, path.parent)
+    return to_diagnostics(findings, loaded.source_map, file) if findings else []
 
 
 def schema() -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from mcpgen.manifest.model import Manifest
+from mcpgen import names
+from mcpgen.manifest.model import Manifest, Publish, build_publish
 from mcpgen.ship.container import DEFAULT_TOKEN_ENV
 
 if TYPE_CHECKING:
@@ -23,14 +25,50 @@ PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
 _LIMITED_KEYS = (("description", "description"), ("name", "title"))
 
 
+LOCAL_NAMESPACE = "local"  # a name no registry account owns: the entry is not for publishing
+# The registry accepts a PyPI package only if its description says `mcp-name: NAME`; the
+# project's pyproject.toml makes README.md that description.
+OWNERSHIP_FILE = "README.md"
+_NAME_KEYS = ("registry_name", "registryName", "repository")
+
+
 def registry_name(manifest: Manifest) -> str:
+    return _registry_name(manifest.publish, manifest.distribution)
+
+
+def _registry_name(publish: Publish, distribution: str) -> str:
     """`publish.registry_name`, else `io.github.OWNER/NAME` from a GitHub repository."""
-    publish = manifest.publish
     if publish.registry_name:
         return publish.registry_name
     owner = _github_owner(publish.repository)
-    namespace = f"io.github.{owner}" if owner else "local"
-    return f"{namespace}/{manifest.distribution}"
+    namespace = f"io.github.{owner}" if owner else LOCAL_NAMESPACE
+    return f"{namespace}/{distribution}"
+
+
+def ownership_findings(data: Any, root: Path) -> list[Finding]:
+    """A warning when the entry is meant for the registry but README.md lacks the
+    `mcp-name: NAME` line the registry reads to accept it (mcp-publisher fails without it)."""
+    from mcpgen.manifest.messages import Finding
+
+    publish = data.get("publish") if isinstance(data, dict) else None
+    if not isinstance(publish, dict) or not isinstance(data.get("name"), str):
+        return []
+    name = _registry_name(build_publish(publish), names.distribution_name(data["name"]))
+    if name.startswith(f"{LOCAL_NAMESPACE}/") or f"mcp-name: {name}" in _readme(root):
+        return []
+    key = next(k for k in _NAME_KEYS if k in publish)  # else the name would be local/
+    message = (
+        f"{OWNERSHIP_FILE} has no `mcp-name: {name}` line, which the MCP Registry looks for in "
+        f"the PyPI description to accept server.json; add `<!-- mcp-name: {name} -->` to it"
+    )
+    return [Finding(("publish", key), message, "warning")]
+
+
+def _readme(root: Path) -> str:
+    try:
+        return (root / OWNERSHIP_FILE).read_text("utf-8", errors="replace")
+    except OSError:
+        return ""
 
 
 def _github_owner(url: str | None) -> str | None:

@@ -163,3 +163,31 @@ def test_remote_and_repository_from_the_publish_section() -> None:
     assert (remote["type"], remote["url"]) == ("streamable-http", "https://crm.example.com/mcp")
     (header,) = remote["headers"]
     assert header["name"] == "Authorization" and header["isSecret"] is True
+
+
+PUBLISHED = """\
+name: acme-crm
+version: 2.0.1
+description: Accounts and deals.
+publish:
+  repository: https://github.com/acme/crm
+tools:
+  - {name: ping, description: Ping., input_schema: {type: object}}
+"""
+
+
+def test_validate_warns_when_the_readme_lacks_the_registry_ownership_line(tmp_path: Path) -> None:
+    (tmp_path / "mcpgen.yaml").write_text(PUBLISHED)
+    (tmp_path / "README.md").write_text("# acme-crm\n")
+    done = run_cli("validate", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (
+        "mcpgen.yaml:5:15: publish.repository: warning: README.md has no "
+        "`mcp-name: io.github.acme/acme-crm` line"
+    ) in done.stderr
+    (tmp_path / "README.md").write_text("# acme-crm\n<!-- mcp-name: io.github.acme/acme-crm -->\n")
+    assert "mcp-name" not in run_cli("validate", cwd=tmp_path).stderr
+    (tmp_path / "mcpgen.yaml").write_text(
+        PUBLISHED.replace("publish:\n  repository: https://github.com/acme/crm\n", "")
+    )
+    assert "mcp-name" not in run_cli("validate", cwd=tmp_path).stderr  # local/: not published
