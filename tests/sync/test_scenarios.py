@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import ProjectVenv, run_mcpgen, shared_venv
+from tests.e2e.helpers import ProjectVenv, assert_lint_clean, run_mcpgen, shared_venv
 
 from .helpers import snapshot_tree
 
@@ -82,10 +82,25 @@ def test_remove_a_tool(venv: ProjectVenv, project: Path) -> None:
     assert f"Orphaned handler: {ALERTS}" in done.stderr
     assert (project / ALERTS).read_text() == my_handler(project)
     assert f"Orphaned handler: {ALERTS}" in generate(project).stderr  # on every run
-    # The user retires the orphan (its test imports a model that no longer exists).
+    # Its test was still the one `mcpgen new` wrote: it went with the tool. The user retires
+    # the handler they edited (it imports a model that no longer exists).
+    assert not (project / "tests/test_get_alerts.py").exists()
     (project / ALERTS).unlink()
-    (project / "tests/test_get_alerts.py").unlink()
     assert_tests_pass(venv, project)
+
+
+def test_remove_an_unedited_tool_leaves_a_green_project(venv: ProjectVenv, project: Path) -> None:
+    text = (project / "mcpgen.yaml").read_text()
+    start, end = text.index("  - name: get_forecast"), text.index("  - name: get_alerts")
+    (project / "mcpgen.yaml").write_text(text[:start] + text[end:])
+    done = generate(project)
+    assert "- get_forecast: tool removed" in done.stderr
+    assert not (project / HANDLERS / "get_forecast.py").exists()
+    assert not (project / "tests/test_get_forecast.py").exists()
+    assert "Orphaned" not in done.stderr
+    assert (project / ALERTS).read_text() == my_handler(project)
+    assert_tests_pass(venv, project)
+    assert_lint_clean(project, venv)
 
 
 def test_rename_a_tool_keeps_the_server_importable(venv: ProjectVenv, project: Path) -> None:
