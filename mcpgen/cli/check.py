@@ -13,9 +13,11 @@ HELP = """Check a project without writing anything.
 
 Checks that the manifest is valid (as `mcpgen validate`), that the generated files match it
 (as `mcpgen generate --check`), and that every tool has a handler module with a function
-`<python_name>(args: <ClassName>Input)` (sync or async), as the dispatcher calls it. Orphaned
-handlers (no tool in the manifest uses them) and the generated package left behind by a
-`package:` change are listed as warnings.
+`<python_name>(args: <ClassName>Input)` (sync or async), as the dispatcher calls it. Handlers
+are read, never imported: one re-exported from another module of the project is followed
+there, and what reading cannot settle (an assignment, an import from outside the project) is
+a note, not a failure. Orphaned handlers (no tool in the manifest uses them) and the generated
+package left behind by a `package:` change are listed as warnings.
 
 Exit codes: 0 everything is fine (warnings may be printed); 1 invalid manifest, stale or
 hand-edited generated files, or a missing or mismatched handler; 2 bad command line.
