@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -71,3 +72,70 @@ def test_objects_are_found_through_applicators_and_keys_where_regex_dialects_par
 def test_a_ref_cycle_through_applicators_ends() -> None:
     schema = {"$ref": "#/$defs/a", "$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}}
     assert schema_cases._mutations(schema, {"k": 1})[schema_cases.EXTRA_KEY]
+
+
+TREE: dict[str, Any] = {
+    "type": "object",
+    "properties": {"root": {"$ref": "#/$defs/node"}},
+    "required": ["root"],
+    "$defs": {
+        "node": {
+            "type": "object",
+            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+        }
+    },
+}
+LINKED_LIST: dict[str, Any] = {
+    "type": "object",
+    "properties": {"value": {"type": "integer"}, "next": {"$ref": "#"}},
+    "required": ["value"],
+}
+
+
+def depth(instance: Any) -> int:
+    if isinstance(instance, dict):
+        return 1 + max((depth(v) for v in instance.values()), default=0)
+    if isinstance(instance, list):
+        return 1 + max((depth(v) for v in instance), default=0)
+    return 0
+
+
+@settings(max_examples=20, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(case=cases(TREE))
+def test_recursive_schemas_are_drawn_from_a_bounded_unrolling(case: Case) -> None:
+    assert isinstance(case.instance, dict)
+    assert depth(case.instance) <= 2 * (schema_cases.RECURSION_DEPTH + 2) + 1
+
+
+@settings(max_examples=20, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(case=cases(LINKED_LIST))
+def test_a_schema_that_refers_to_its_root_is_drawn(case: Case) -> None:
+    assert isinstance(case.instance, dict)
+
+
+def test_the_unrolling_cuts_recursion_with_false() -> None:
+    unrolled = schema_cases.generation_schema(LINKED_LIST)
+    nested = unrolled["properties"]["next"]
+    for _ in range(schema_cases.RECURSION_DEPTH - 1):
+        nested = nested["properties"]["next"]
+    assert nested["properties"]["next"] is False
+    assert "$ref" not in json.dumps(unrolled)
+
+
+def test_generation_draws_free_form_values_as_scalars_and_short_arrays() -> None:
+    schema = {"type": "object", "properties": {"any": {}, "list": {"type": "array"}}}
+    generated = schema_cases.generation_schema(schema)
+    assert generated["properties"]["any"] == schema_cases.SCALARS
+    assert generated["properties"]["list"]["maxItems"] == schema_cases.GENERATED_ITEMS
+    assert generated["additionalProperties"] == schema_cases.SCALARS
+    assert schema["properties"]["any"] == {}  # the schema judged is left as it was
+
+
+KNOWN = {"n": 5}
+
+
+@settings(max_examples=10, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(case=cases({"type": "object", "properties": {"n": False}, "required": ["n"]}, [KNOWN]))
+def test_a_schema_nothing_can_be_drawn_from_changes_the_known_arguments(case: Case) -> None:
+    assert case.category != schema_cases.VALID
+    assert case.instance == KNOWN or set(case.instance) != {"n"} or case.instance["n"] != 5
