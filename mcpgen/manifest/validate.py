@@ -255,8 +255,8 @@ def _recursive_refs(tools: list[Any]) -> list[Finding]:
 
 def _shipping_findings(data: Any) -> list[Finding]:
     """Warnings about where the server goes: host limits, server.json's text limits."""
-    from mcpgen.hosts.limits import host_limit_findings
-    from mcpgen.ship.registry import registry_findings
+    from mcpgen.manifest.host_limits import host_limit_findings
+    from mcpgen.manifest.registry_limits import registry_findings
 
     return host_limit_findings(data) + registry_findings(data)
 

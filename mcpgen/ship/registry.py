@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from mcpgen import names
 from mcpgen.manifest.model import Manifest, Publish, build_publish
+from mcpgen.manifest.registry_limits import fitted, one_line
 from mcpgen.ship.container import DEFAULT_TOKEN_ENV
 
 if TYPE_CHECKING:
@@ -19,10 +20,7 @@ if TYPE_CHECKING:
 SCHEMA_FILE = "server_json.schema.json"
 SCHEMA_VERSION = "2025-12-11"
 SCHEMA_URL = f"https://static.modelcontextprotocol.io/schemas/{SCHEMA_VERSION}/server.schema.json"
-TEXT_LIMIT = 100  # the registry's maxLength of `description` and `title`
 PUBLISHER_META = "io.modelcontextprotocol.registry/publisher-provided"
-# The manifest keys that become a server.json text of at most TEXT_LIMIT characters.
-_LIMITED_KEYS = (("description", "description"), ("name", "title"))
 
 
 LOCAL_NAMESPACE = "local"  # a name no registry account owns: the entry is not for publishing
@@ -79,38 +77,8 @@ def _github_owner(url: str | None) -> str | None:
     return segments[0] if parts.hostname == "github.com" and segments else None
 
 
-def one_line(text: str) -> str:
-    """`text` as server.json carries it: whitespace runs (a folded YAML block) made one space."""
-    return " ".join(text.split())
-
-
-def fitted(text: str) -> str:
-    """`text` cut to the registry's limit, marked with `…`; `registry_findings` warns first."""
-    if len(text) <= TEXT_LIMIT:
-        return text
-    return text[: TEXT_LIMIT - 1].rstrip() + "…"
-
-
 def _description(manifest: Manifest) -> str:
     return fitted(one_line(manifest.description) or f"{one_line(manifest.name)} MCP server")
-
-
-def registry_findings(data: Any) -> list[Finding]:
-    """Manifest texts longer than server.json may carry: warnings at the text, so that the
-    cut `fitted` makes is never silent."""
-    from mcpgen.manifest.messages import Finding
-
-    found = []
-    for key, field in _LIMITED_KEYS:
-        value = data.get(key) if isinstance(data, dict) else None
-        length = len(one_line(value)) if isinstance(value, str) else 0
-        if length > TEXT_LIMIT:
-            message = (
-                f"{length} characters, over the MCP Registry's {TEXT_LIMIT} for server.json's "
-                f"`{field}`: server.json gets the first {TEXT_LIMIT - 1} and '…'; shorten it"
-            )
-            found.append(Finding((key,), message, "warning"))
-    return found
 
 
 def _environment(manifest: Manifest) -> list[dict[str, Any]]:
