@@ -11,6 +11,7 @@ host's unzip: valid UTF-8, no control characters, no backslash.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -110,7 +111,7 @@ class _Walk:
         try:
             target = Path(os.path.realpath(path, strict=True))
         except OSError as exc:
-            problem = "is a symlink loop" if "symbolic links" in str(exc) else "is a broken symlink"
+            problem = "is a symlink loop" if exc.errno == errno.ELOOP else "is a broken symlink"
             raise refuse(name, problem) from None
         if not target.is_relative_to(self.root):
             raise refuse(name, f"is a symlink to {shown(str(target))}, outside the project")

@@ -268,3 +268,10 @@ def test_git_folders_are_not_packed_nor_linked_to(weather: Path) -> None:
     assert not [name for name in members(path) if ".git" in name or ".ENV" in name]
     (weather / PACKAGE / "repo").symlink_to(Path("..") / ".." / ".git")
     refused(bundle(weather), "src/weather/repo", ".git")
+
+
+@pytest.mark.parametrize("target", ["self", "missing"])
+def test_a_self_loop_or_a_broken_symlink_is_refused(weather: Path, target: str) -> None:
+    (weather / PACKAGE / "link").symlink_to("link" if target == "self" else "nowhere")
+    problem = "symlink loop" if target == "self" else "broken symlink"
+    refused(bundle(weather), "src/weather/link", problem)
