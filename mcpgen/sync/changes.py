@@ -278,9 +278,11 @@ def _generated_by_mcpgen(directory: Path) -> bool:
     from mcpgen.header import GENERATED_HEADER_TEXT
 
     for file in directory.glob("*.py"):
+        if not file.is_file():  # a FIFO would hang the open, a folder fail it
+            continue
         try:
             with file.open(encoding="utf-8", errors="replace") as handle:
-                if GENERATED_HEADER_TEXT in handle.readline():
+                if GENERATED_HEADER_TEXT in handle.readline(4096):
                     return True
         except OSError:
             continue
@@ -359,7 +361,7 @@ def _tests_of_gone_handlers(
     found = set()
     for test in (root / "tests").glob("test_*.py"):
         relative = f"tests/{test.name}"
-        if relative in skip or test.is_symlink():
+        if relative in skip or test.is_symlink() or not test.is_file():
             continue
         try:
             text = test.read_text(encoding="utf-8", errors="replace")

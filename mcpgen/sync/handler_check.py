@@ -192,7 +192,10 @@ def _file_finding(
 ) -> Finding | None:
     """One handler file judged: it exists and parses, its function fits, its imports of
     generated names resolve."""
-    if not (sources.root / path).exists():
+    target = sources.root / path
+    if target.is_symlink() and not target.exists():
+        return Finding("a symlink to nothing; fix or remove it (`mcpgen generate` keeps it)")
+    if not target.exists():
         return Finding("missing; run `mcpgen generate`")
     try:
         module = sources.module(path)

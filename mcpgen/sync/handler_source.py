@@ -10,12 +10,15 @@ two branches, or served by a module `__getattr__`) is `Undecided`: a note, never
 from __future__ import annotations
 
 import ast
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TypeGuard
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
+MAX_MODULE_BYTES = 16 * 2**20  # far above any handler; bounds what a hostile checkout costs
 # Statements whose bodies run at import time, maybe conditionally (their bindings count).
 _BLOCKS = (ast.If, ast.Try, ast.TryStar, ast.With, ast.AsyncWith, ast.For, ast.While)
 
@@ -59,7 +62,24 @@ def parse_source(data: bytes | str) -> ast.Module:
         where = f"line {exc.lineno}: " if exc.lineno else ""
         raise SourceError(f"{where}syntax error: {exc.msg}") from None
     except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
-        raise SourceError(f"cannot be parsed: {exc}") from None
+        raise SourceError(f"cannot be parsed: {exc or type(exc).__name__}") from None
+
+
+def read_module(path: Path) -> bytes:
+    """A module's bytes; SourceError for anything but a regular file of sane size (a FIFO or
+    a device in a cloned repository must not hang or exhaust `mcpgen check`)."""
+    try:
+        # Non-blocking: opening a FIFO would otherwise wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                raise SourceError("cannot be read: not a regular file")
+            data = handle.read(MAX_MODULE_BYTES + 1)
+    except OSError as exc:
+        raise SourceError(f"cannot be read: {exc.strerror or exc}") from None
+    if len(data) > MAX_MODULE_BYTES:
+        raise SourceError(f"cannot be read: over {MAX_MODULE_BYTES // 2**20} MiB")
+    return data
 
 
 def _bindings(body: list[ast.stmt], conditional: bool = False) -> list[tuple[ast.stmt, bool]]:
@@ -157,11 +177,9 @@ class ProjectSources:
 
     def _read(self, path: str) -> ast.Module | SourceError:
         try:
-            return parse_source((self.root / path).read_bytes())
+            return parse_source(read_module(self.root / path))
         except SourceError as exc:
             return exc
-        except OSError as exc:
-            return SourceError(f"cannot be read: {exc.strerror or exc}")
 
     def file_of(self, dotted: str) -> str | None:
         """`src/a/b.py` or `src/a/b/__init__.py` for module `a.b`, if the project has it."""

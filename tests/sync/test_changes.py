@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from mcpgen.header import GENERATED_HEADER
 from mcpgen.manifest.model import Manifest, build_manifest
 from mcpgen.render.plan import PlannedFile, RenderPlan
-from mcpgen.sync.changes import find_orphans, summarise
+from mcpgen.sync.changes import find_old_packages, find_orphans, summarise
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, snapshot
 
@@ -155,3 +157,11 @@ def test_wider_results_and_fields_dropped_from_open_results_break_no_handler() -
     assert len(summary.changed) > 100
     breaking = [f"{c.tool}: {b.text}" for c in summary.changed for b in c.breaking]
     assert breaking == []
+
+
+def test_a_fifo_in_a_folder_that_looks_generated_does_not_hang_the_search(tmp_path: Path) -> None:
+    folder = tmp_path / "src/legacy/_generated"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / "a.py")
+    (folder / "b.py").write_text(GENERATED_HEADER + "\n")
+    assert find_old_packages(tmp_path, "demo") == ("src/legacy",)

@@ -4,6 +4,7 @@ cookie; what it cannot verify statically is a note, never a failure."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -141,3 +142,38 @@ def test_check_passes_on_the_everything_example(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "handlers match the dispatcher" in done.stderr
+
+
+def test_a_fifo_or_a_huge_file_at_a_handler_path_is_a_problem_not_a_hang(project: Run) -> None:
+    handler = project.root / HANDLER
+    handler.unlink()
+    os.mkfifo(handler)
+    ((message, certain),) = _problems(project)
+    assert certain and "not a regular file" in message
+    handler.unlink()
+    handler.write_bytes(b"#" * (17 * 2**20))
+    ((message, certain),) = _problems(project)
+    assert certain and "over 16 MiB" in message
+
+
+def test_check_with_a_fifo_handler_answers_in_a_real_process(project: Run) -> None:
+    handler = project.root / HANDLER
+    handler.unlink()
+    os.mkfifo(handler)
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpgen", "check", str(project.root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1 and "not a regular file" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_dangling_symlink_handler_is_named_as_such(project: Run) -> None:
+    handler = project.root / HANDLER
+    handler.unlink()
+    handler.symlink_to(project.root / "nowhere.py")
+    ((message, certain),) = _problems(project)
+    assert certain and "a symlink to nothing" in message
