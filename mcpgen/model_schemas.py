@@ -24,6 +24,11 @@ from mcpgen.schema_walk import Schema, map_schema
 
 # Keys that only validate; jsonschema already did that with the right dialect.
 _VALIDATION_ONLY = ("pattern", "format", "contentEncoding", "contentMediaType")
+# OpenAPI's keywords, which the generator honours and JSON Schema ignores: the verdict is
+# JSON Schema's, so the models ignore them too (`nullable: true` would let a model take and
+# give the null the schema refuses; `discriminator` would refuse a branch without its tag
+# that the schema accepts). `mcpgen validate` warns about them.
+_OPENAPI_ONLY = ("nullable", "discriminator")
 # Keys that decide the shape of a single-type branch and can move onto a `type: [T, null]`.
 _SIMPLE_BRANCH_KEYS = frozenset(
     {
@@ -84,7 +89,8 @@ def model_schema(schema: Schema) -> Schema:
 
 
 def _relax(schema: Schema) -> Schema:
-    relaxed = {k: v for k, v in schema.items() if k not in _VALIDATION_ONLY}
+    ignored = (*_VALIDATION_ONLY, *_OPENAPI_ONLY)
+    relaxed = {k: v for k, v in schema.items() if k not in ignored}
     relaxed = _pattern_properties_as_map(relaxed)
     relaxed = _nullable_branch_as_type_list(relaxed)
     relaxed = _null_default_only_where_null_is_allowed(relaxed)
@@ -92,7 +98,9 @@ def _relax(schema: Schema) -> Schema:
 
 
 def _pattern_properties_as_map(schema: Schema) -> Schema:
-    """`patternProperties: {p: S}` → `additionalProperties: S`, i.e. `dict[str, S]`.
+    """`patternProperties: {p: S}, additionalProperties: false` → `additionalProperties: S`,
+    i.e. `dict[str, S]`: every key not listed matches the pattern. Otherwise a key no
+    pattern matches may hold any value, so the extras stay untyped.
 
     jsonschema still checks the keys against the patterns.
     """
@@ -100,12 +108,9 @@ def _pattern_properties_as_map(schema: Schema) -> Schema:
     if not isinstance(patterns, dict) or not patterns:
         return schema
     values = list(patterns.values())
-    extra = schema.get("additionalProperties", True)
+    closed = schema.get("additionalProperties", True) is False
     result = {k: v for k, v in schema.items() if k != "patternProperties"}
-    if len(values) == 1 and extra in (True, False):
-        result["additionalProperties"] = values[0]
-    else:
-        result["additionalProperties"] = True
+    result["additionalProperties"] = values[0] if len(values) == 1 and closed else True
     return result
 
 

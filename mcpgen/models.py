@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 import warnings
 from importlib import metadata, resources
 from typing import Any
@@ -25,7 +26,7 @@ from mcpgen.model_schemas import model_schemas
 __all__ = ["GENERATOR_OPTIONS", "model_schemas", "models_header", "render_models"]
 
 # Bump when the source is changed after generation, so the cached models are renewed.
-_POSTPROCESS_REVISION = 1
+_POSTPROCESS_REVISION = 2
 # The modules that turn the manifest's schemas into what the generator reads: their code is
 # an input of the models too.
 _PREPARING_MODULES = ("model_schemas.py", "model_branches.py", "schema_refs.py", "schema_walk.py")
@@ -106,4 +107,22 @@ def render_models(manifest: Manifest, previous: str | None = None) -> str:
             **GENERATOR_OPTIONS,
         )
     assert isinstance(source, str)  # one module out, since no output path is given
-    return source.rstrip("\n") + "\n"
+    return _builtin_dict(source).rstrip("\n") + "\n"
+
+
+_TYPING_IMPORT = re.compile(r"^from typing import (?:\(([^)]*)\)|([^\n]*))\n", re.MULTILINE)
+
+
+def _builtin_dict(source: str) -> str:
+    """The typed extras annotation (`"__pydantic_extra__": Dict[str, T]`, the generator's one
+    use of `typing.Dict`) spelt with `dict`, as the project's ruff rules (pyupgrade) demand."""
+    spelt = source.replace('"__pydantic_extra__": Dict[', '"__pydantic_extra__": dict[')
+    if spelt == source or re.search(r"\bDict\[", spelt):
+        return spelt
+
+    def without_dict(match: re.Match[str]) -> str:
+        listed = match.group(1) if match.group(1) is not None else match.group(2)
+        names = [n.strip() for n in listed.split(",") if n.strip() and n.strip() != "Dict"]
+        return f"from typing import {', '.join(names)}\n" if names else ""
+
+    return _TYPING_IMPORT.sub(without_dict, spelt, count=1)

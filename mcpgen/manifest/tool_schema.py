@@ -84,9 +84,116 @@ def check_tool_schema(schema: dict[str, Any], role: str) -> list[Finding]:
         known = "draft-04, draft-06, draft-07, 2019-09 or 2020-12"
         message = f"unknown $schema {schema.get('$schema')!r}; mcpgen reads {known}"
         return [*findings, Finding(("$schema",), message)]
-    findings += _metaschema_findings(schema, dialect)
+    findings += [
+        _draft4_bound_explained(f, schema, dialect) for f in _metaschema_findings(schema, dialect)
+    ]
     findings += _walk_checks(schema)
+    findings += _openapi_findings(schema)
     return findings
+
+
+# OpenAPI 3.0's schema keywords that JSON Schema does not define (so every validator ignores
+# them) and what to write instead. `readOnly`, `writeOnly` and `deprecated` are JSON Schema
+# annotations too; a boolean `exclusiveMinimum` is draft-04's (`_draft4_bound_explained`).
+_OPENAPI_INSTEAD = {
+    "example": "write `examples: [...]` (a list) instead",
+    "discriminator": (
+        "the `oneOf`/`anyOf` branches alone decide, and so do the models; to make the tag "
+        "decide, give each branch a `const` for the tag property and list it in `required`"
+    ),
+    "xml": "remove it",
+    "externalDocs": "put the link in `description` instead",
+}
+_OPENAPI_ONLY = frozenset({"nullable", *_OPENAPI_INSTEAD})
+_DRAFT_NAMES = {"draft4": "draft-04", "draft6": "draft-06", "draft7": "draft-07"}
+_DRAFT_NAMES |= {"draft201909": "2019-09", "draft202012": "2020-12"}
+
+
+def _openapi_findings(schema: dict[str, Any]) -> list[Finding]:
+    """A warning at each OpenAPI-only keyword: JSON Schema, hence the server, ignores it."""
+    if not _has_key(schema, _OPENAPI_ONLY):
+        return []
+    from mcpgen.schema_walk import walk  # loads referencing; only for such a schema
+
+    return [
+        Finding((*node.path, key), _openapi_message(key, node.schema), "warning", at_key=True)
+        for node in walk(schema)
+        for key in node.schema
+        if key in _OPENAPI_ONLY
+    ]
+
+
+def _has_key(value: Any, keys: frozenset[str]) -> bool:
+    """True when a mapping anywhere in `value` has one of `keys` (property names too)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if not keys.isdisjoint(item):
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _openapi_message(key: str, schema: dict[str, Any]) -> str:
+    ignored = f"`{key}` is OpenAPI's, not JSON Schema's: JSON Schema, so the server, ignores it"
+    if key != "nullable":
+        return f"{ignored}; {_OPENAPI_INSTEAD[key]}"
+    if schema["nullable"] is not True:
+        return f"{ignored}; remove it"
+    return (
+        f"{ignored}, so it refuses null here (and the models take no None); {_allow_null(schema)}"
+    )
+
+
+def _allow_null(schema: dict[str, Any]) -> str:
+    """What to write so that `schema` also accepts null."""
+    kind = schema.get("type")
+    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None
+    if kinds is None:
+        return 'to allow null, wrap the schema: `anyOf: [{...}, {type: "null"}]`'
+    listed = ", ".join(json.dumps(k) for k in [*kinds, "null"])
+    advice = f"to allow null, write `type: [{listed}]`"
+    if isinstance(schema.get("enum"), list):
+        advice += " and add null to `enum`"
+    return advice
+
+
+def _draft4_bound_explained(finding: Finding, schema: dict[str, Any], dialect: str) -> Finding:
+    """The metaschema's "expected a number" at a boolean `exclusiveMinimum`/`exclusiveMaximum`,
+    said as what it is: draft-04's (and OpenAPI 3.0's) spelling, and what to write instead."""
+    if not finding.path or finding.path[-1] not in ("exclusiveMinimum", "exclusiveMaximum"):
+        return finding
+    node = _at(schema, finding.path[:-1])
+    if not isinstance(node, dict) or not isinstance(node.get(finding.path[-1]), bool):
+        return finding
+    keyword = str(finding.path[-1])
+    bound = "minimum" if keyword == "exclusiveMinimum" else "maximum"
+    value = node.get(bound, "N")
+    message = (
+        f"`{keyword}: {json.dumps(node[keyword])}` is draft-04 (and OpenAPI 3.0) style; in "
+        f"{_DRAFT_NAMES[dialect]} `{keyword}` is the bound itself, a number: "
+        + (
+            f"write `{keyword}: {json.dumps(value)}` in place of `{bound}: {json.dumps(value)}`"
+            if node[keyword]
+            else "remove it"
+        )
+        + " (or declare `$schema: http://json-schema.org/draft-04/schema#`)"
+    )
+    return Finding(finding.path, message, finding.level, finding.at_key)
+
+
+def _at(schema: Any, path: JsonPath) -> Any:
+    for part in path:
+        if isinstance(schema, dict) and part in schema:
+            schema = schema[part]
+        elif isinstance(schema, list) and isinstance(part, int) and part < len(schema):
+            schema = schema[part]
+        else:
+            return None
+    return schema
 
 
 # Subschema JSON text → its metaschema findings. Real servers repeat the same property

@@ -3,8 +3,11 @@ the same manifest always giving the same bytes, whatever was generated before.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -182,3 +185,63 @@ def test_regenerating_across_histories_gives_the_same_bytes(tmp_path: Path) -> N
     generate_project(winding)
     models = "src/demo/_generated/models.py"
     assert generated_tree(winding)[models] != generated_tree(direct)[models]
+
+
+def input_model(source: str) -> Any:
+    """The `NotesCreateInput` class the source defines (in a module of its own: pydantic
+    resolves the postponed annotations through it)."""
+    module = types.ModuleType(f"models_{hashlib.sha256(source.encode()).hexdigest()[:12]}")
+    sys.modules[module.__name__] = module
+    exec(compile(source, "models.py", "exec"), module.__dict__)
+    return module.NotesCreateInput
+
+
+def test_pattern_keyed_values_type_the_extras_only_where_nothing_else_may_follow() -> None:
+    # Open: a key no pattern matches may hold anything, so the extras are not typed by the
+    # pattern's schema (the model would refuse `{"y": "s"}`, which the schema accepts).
+    open_source = models_of(
+        {"a": {"type": "string"}}, patternProperties={"^x": {"type": "integer"}}
+    )
+    assert input_model(open_source).model_validate({"y": "s", "x1": 2}).model_extra == {
+        "y": "s",
+        "x1": 2,
+    }
+    closed_source = models_of(
+        {"a": {"type": "string"}},
+        patternProperties={"^x": {"type": "integer"}},
+        additionalProperties=False,
+    )
+    assert input_model(closed_source).model_validate({"x1": 2}).model_extra == {"x1": 2}
+
+
+def test_typed_extras_are_spelt_with_the_builtin_dict() -> None:
+    source = models_of({"a": {"type": "string"}}, additionalProperties={"type": "integer"})
+    assert '"__pydantic_extra__": dict[str, int]' in source
+    assert "Dict[" not in source and not re.search(r"^from typing import .*\bDict\b", source, re.M)
+    assert input_model(source).model_validate({"b": 1}).model_extra == {"b": 1}
+
+
+def test_openapi_nullable_and_discriminator_are_ignored_as_json_schema_ignores_them() -> None:
+    branches = [
+        {"type": "object", "properties": {"k": {"const": "x"}, "n": {"type": "integer"}}},
+        {"type": "object", "properties": {"k": {"const": "y"}}, "required": ["k"]},
+    ]
+    source = models_of(
+        {
+            "name": {"type": "string", "nullable": True},
+            "pick": {"oneOf": branches, "discriminator": {"propertyName": "k"}},
+        },
+        required=["name"],
+    )
+    assert field(source, "name") == "str"
+    assert "discriminator" not in source
+    model = input_model(source)
+    # The schema refuses a null name (`nullable` is no JSON Schema keyword), so must the model;
+    # it accepts a branch without its tag (one branch matches), so must the model.
+    assert model.model_validate({"name": "a", "pick": {"n": 1}}).pick is not None
+    try:
+        model.model_validate({"name": None})
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("the model accepted the null the schema refuses")

@@ -839,3 +839,77 @@ def test_python_names_that_would_replace_package_files_are_errors(
 @pytest.mark.parametrize("python_name", ["_private", "init", "generated", "handler", "__x"])
 def test_python_names_close_to_reserved_ones_are_fine(python_name: str) -> None:
     assert errors(tool(python_name=python_name)) == []
+
+
+OPENAPI_TOOL = """\
+name: a
+version: '1'
+tools:
+  - name: t
+    description: d
+    input_schema:
+      type: object
+      properties:
+        name: {type: string, nullable: true}
+        kind: {type: string, enum: [a, b], nullable: true}
+        nullable: {type: string, example: x}
+        pick:
+          oneOf:
+            - {type: object, properties: {k: {const: a}}, required: [k]}
+          discriminator: {propertyName: k}
+        doc: {type: object, xml: {name: d}, externalDocs: {url: 'https://x.invalid'}}
+      required: [name]
+"""
+
+
+def test_openapi_only_keywords_are_located_warnings_that_say_what_to_write() -> None:
+    manifest, diagnostics = check_text(OPENAPI_TOOL, "m.yaml")
+    assert manifest is not None  # warnings only
+    ignored = "is OpenAPI's, not JSON Schema's: JSON Schema, so the server, ignores it"
+    where = "tools[0] (t).input_schema.properties"
+    assert [str(d) for d in diagnostics] == [
+        f"m.yaml:9:30: {where}.name.nullable: warning: `nullable` {ignored}, so it refuses null "
+        'here (and the models take no None); to allow null, write `type: ["string", "null"]`',
+        f"m.yaml:10:44: {where}.kind.nullable: warning: `nullable` {ignored}, so it refuses null "
+        'here (and the models take no None); to allow null, write `type: ["string", "null"]` '
+        "and add null to `enum`",
+        f"m.yaml:11:34: {where}.nullable.example: warning: `example` {ignored}; write "
+        "`examples: [...]` (a list) instead",
+        f"m.yaml:15:11: {where}.pick.discriminator: warning: `discriminator` {ignored}; the "
+        "`oneOf`/`anyOf` branches alone decide, and so do the models; to make the tag decide, "
+        "give each branch a `const` for the tag property and list it in `required`",
+        f"m.yaml:16:29: {where}.doc.xml: warning: `xml` {ignored}; remove it",
+        f"m.yaml:16:45: {where}.doc.externalDocs: warning: `externalDocs` {ignored}; put the "
+        "link in `description` instead",
+    ]
+
+
+def test_json_schema_annotations_named_like_openapi_ones_are_not_warned_about() -> None:
+    schema = obj(example={"type": "string", "readOnly": True, "deprecated": True})
+    schema["examples"] = [{"example": "x"}]
+    manifest, diagnostics = check(tool(schema={**schema, "const": {"nullable": True}}))
+    assert diagnostics == [] and manifest is not None
+
+
+@pytest.mark.parametrize(
+    ("bound", "instead"),
+    [
+        ("exclusiveMinimum: true", "write `exclusiveMinimum: 0` in place of `minimum: 0`"),
+        ("exclusiveMinimum: false", "remove it"),
+    ],
+)
+def test_a_draft_04_boolean_bound_says_what_to_write(bound: str, instead: str) -> None:
+    text = OPENAPI_TOOL.split("      properties:", maxsplit=1)[0] + (
+        f"      properties:\n        count: {{type: integer, minimum: 0, {bound}}}\n"
+    )
+    manifest, diagnostics = check_text(text, "m.yaml")
+    keyword, value = bound.split(": ")
+    assert manifest is None
+    assert [str(d) for d in diagnostics] == [
+        f"m.yaml:9:62: tools[0] (t).input_schema.properties.count.{keyword}: `{bound}` is draft-04 "
+        f"(and OpenAPI 3.0) style; in 2020-12 `{keyword}` is the bound itself, a number: "
+        f"{instead} (or declare `$schema: http://json-schema.org/draft-04/schema#`)"
+    ]
+    draft_4 = {"$schema": "http://json-schema.org/draft-04/schema#"}
+    schema = {**draft_4, **obj(count={"type": "integer", "minimum": 0, keyword: value == "true"})}
+    assert check(tool(schema=schema))[1] == []
