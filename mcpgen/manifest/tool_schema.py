@@ -144,7 +144,7 @@ def _openapi_message(key: str, schema: dict[str, Any]) -> str:
     if schema["nullable"] is not True:
         return f"{ignored}; remove it"
     return (
-        f"{ignored}, so it refuses null here (and the models take no None); {_allow_null(schema)}"
+        f"{ignored} and refuses null here (the models take no None either); {_allow_null(schema)}"
     )
 
 

@@ -868,10 +868,10 @@ def test_openapi_only_keywords_are_located_warnings_that_say_what_to_write() -> 
     ignored = "is OpenAPI's, not JSON Schema's: JSON Schema, so the server, ignores it"
     where = "tools[0] (t).input_schema.properties"
     assert [str(d) for d in diagnostics] == [
-        f"m.yaml:9:30: {where}.name.nullable: warning: `nullable` {ignored}, so it refuses null "
-        'here (and the models take no None); to allow null, write `type: ["string", "null"]`',
-        f"m.yaml:10:44: {where}.kind.nullable: warning: `nullable` {ignored}, so it refuses null "
-        'here (and the models take no None); to allow null, write `type: ["string", "null"]` '
+        f"m.yaml:9:30: {where}.name.nullable: warning: `nullable` {ignored} and refuses null "
+        'here (the models take no None either); to allow null, write `type: ["string", "null"]`',
+        f"m.yaml:10:44: {where}.kind.nullable: warning: `nullable` {ignored} and refuses null "
+        'here (the models take no None either); to allow null, write `type: ["string", "null"]` '
         "and add null to `enum`",
         f"m.yaml:11:34: {where}.nullable.example: warning: `example` {ignored}; write "
         "`examples: [...]` (a list) instead",
