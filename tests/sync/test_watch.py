@@ -21,9 +21,11 @@ import pytest
 from rich.console import Console
 
 from mcpgen.cli.watch import watch_project
+from mcpgen.write.transaction import DELAY_ENV
 
 from .conftest import Run
 from .helpers import snapshot_tree
+from .processes import run_mcpgen
 
 HANDLERS = "src/demo/handlers"
 PING = "tools:\n  - name: ping\n    input_schema: {type: object}\n"
@@ -128,25 +130,269 @@ def test_a_save_during_the_first_run_is_not_lost(
         wait_until(lambda: calls >= 2, "a second run for the save made during the first")
 
 
+PROCESS_TIMEOUT = 60.0  # a real mcpgen process on a loaded machine: bounded, never a sleep
+
+
+class WatchProcess:
+    """A real `mcpgen generate --watch` process; its stderr read by a thread, so each wait
+    is a bounded poll of what it printed so far, never a blocking read."""
+
+    def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "mcpgen", "generate", "--watch", *args, str(root)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), **(env or {})},
+        )
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.lines.append(line)
+
+    @property
+    def printed(self) -> str:
+        return "".join(self.lines)
+
+    def wait_printed(self, text: str, count: int = 1) -> None:
+        def seen() -> bool:
+            if self.process.poll() is not None and not self.reader.is_alive():
+                raise AssertionError(f"the watcher exited early:\n{self.printed}")
+            return self.printed.count(text) >= count
+
+        wait_until(seen, f"{text!r} x{count} in the output", PROCESS_TIMEOUT)
+
+    def wait_until(self, condition: Callable[[], bool], what: str) -> None:
+        try:
+            wait_until(condition, what, PROCESS_TIMEOUT)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; the watcher printed:\n{self.printed}") from None
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=PROCESS_TIMEOUT)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+        self.reader.join(timeout=PROCESS_TIMEOUT)
+        return self.process.returncode
+
+
+@contextmanager
+def watch_process(
+    root: Path, *args: str, env: dict[str, str] | None = None
+) -> Iterator[WatchProcess]:
+    watcher = WatchProcess(root, *args, env=env)
+    try:
+        watcher.wait_printed("Watching")
+        yield watcher
+    finally:
+        watcher.stop()
+    assert "Traceback" not in watcher.printed, watcher.printed
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT semantics")
 def test_ctrl_c_stops_the_cli_quietly(project: Run) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mcpgen", "generate", "--watch", str(project.root)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    watcher = WatchProcess(project.root)
     try:
-        assert process.stderr is not None
-        # Reading line by line is bounded: the process either prints "Watching" or exits.
-        lines = iter(process.stderr.readline, "")
-        assert any("Watching" in line for line in lines), "the watcher never started"
-        process.send_signal(signal.SIGINT)
-        _, rest = process.communicate(timeout=STEP_TIMEOUT)
+        watcher.wait_printed("Watching")
     finally:
-        if process.poll() is None:
-            process.kill()
-    assert process.returncode == 0, rest
-    assert "Traceback" not in rest
+        returncode = watcher.stop()
+    assert returncode == 0, watcher.printed
+    assert "Traceback" not in watcher.printed
+
+
+HOLD_LOCK = """\
+import sys
+from pathlib import Path
+from mcpgen.write.lock import project_lock
+with project_lock(Path(sys.argv[1])):
+    print("locked", flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_save_refused_by_the_lock_is_retried_once_it_is_free(project: Run) -> None:
+    with watch_process(project.root) as watcher:
+        holder = subprocess.Popen(
+            [sys.executable, "-c", HOLD_LOCK, str(project.root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+            project.edit_manifest("tools:\n", PING)
+            watcher.wait_printed("generating once it is free")
+            assert f"pid {holder.pid}" in watcher.printed
+            assert not (project.root / HANDLERS / "ping.py").exists()
+        finally:
+            holder.communicate("", timeout=PROCESS_TIMEOUT)  # end of stdin: the lock is let go
+        watcher.wait_until((project.root / HANDLERS / "ping.py").is_file, "the ping handler")
+        watcher.wait_printed("Wrote ")
+    assert run_mcpgen("generate", "--check", str(project.root)).returncode == 0
+
+
+RESOURCE = """\
+resources:
+  - name: settings
+    uri: config://settings
+    file: data/settings.json
+    mime_type: application/json
+"""
+
+
+def test_a_save_of_a_file_resource_regenerates(project: Run) -> None:
+    data = project.root / "data/settings.json"
+    data.parent.mkdir()
+    data.write_text('{"units": "metric"}\n')
+    project.manifest(project.root.joinpath("mcpgen.yaml").read_text() + RESOURCE)
+    project()
+    table = project.root / "src/demo/_generated/catalog_table.py"
+    assert "metric" in table.read_text()
+    with watch_process(project.root) as watcher:
+        data.write_text('{"units": "imperial"}\n')  # in place
+        watcher.wait_until(lambda: "imperial" in table.read_text(), "the new data generated")
+        watcher.wait_printed("Wrote ")
+        replacement = data.with_name("settings.json.tmp")
+        replacement.write_text('{"units": "kelvin"}\n')
+        replacement.replace(data)  # as editors save: a new file renamed over the old one
+        watcher.wait_until(lambda: "kelvin" in table.read_text(), "the renamed data generated")
+        watcher.wait_printed("Wrote ", count=2)
+    assert run_mcpgen("generate", "--check", str(project.root)).returncode == 0
+
+
+def test_a_resource_file_in_a_folder_made_later_is_watched(project: Run) -> None:
+    project.manifest(project.root.joinpath("mcpgen.yaml").read_text() + RESOURCE)
+    with watch_process(project.root) as watcher:
+        watcher.wait_printed("data/settings.json")  # the first run: the file is missing
+        data = project.root / "data/settings.json"
+        data.parent.mkdir()
+        data.write_text('{"units": "metric"}\n')
+        table = project.root / "src/demo/_generated/catalog_table.py"
+        watcher.wait_until(
+            lambda: table.is_file() and "metric" in table.read_text(), "the data generated"
+        )
+        watcher.wait_printed("Wrote ")
+
+
+def _tools_module(root: Path) -> str:
+    return (root / "src/demo/_generated/tools.py").read_text()
+
+
+def test_many_quick_saves_in_place_end_with_the_last_one(project: Run) -> None:
+    manifest = project.root / "mcpgen.yaml"
+    original = manifest.read_text()
+    with watch_process(project.root) as watcher:
+        for index in range(25):
+            tool = f"tools:\n  - name: quick_{index}\n    input_schema: {{type: object}}\n"
+            with manifest.open("r+") as file:  # in place, as `echo >` or some editors do
+                file.truncate(0)
+                file.write(original.replace("tools:\n", tool, 1))
+        watcher.wait_until(
+            lambda: (
+                "quick_24" in _tools_module(project.root)
+                and watcher.printed.rstrip().endswith(("files.", "nothing to write."))
+            ),
+            "the last save generated, and its run finished",
+        )
+        assert (project.root / HANDLERS / "quick_24.py").is_file()
+    assert "quick_23" not in _tools_module(project.root)
+
+
+def test_a_deleted_then_recreated_manifest_keeps_the_watch_going(project: Run) -> None:
+    manifest = project.root / "mcpgen.yaml"
+    text = manifest.read_text()
+    with watch_process(project.root) as watcher:
+        manifest.unlink()
+        watcher.wait_printed("mcpgen.yaml")  # said, once the run finds it missing
+        watcher.wait_printed("error")
+        assert watcher.process.poll() is None
+        manifest.write_text(text.replace("tools:\n", PING, 1))
+        watcher.wait_until((project.root / HANDLERS / "ping.py").is_file, "the ping handler")
+        watcher.wait_printed("Wrote ")
+
+
+def test_editor_swap_files_are_not_saves(project: Run) -> None:
+    manifest = project.root / "mcpgen.yaml"
+    with watch_process(project.root) as watcher:
+        for name in (".mcpgen.yaml.swp", "mcpgen.yaml~", "4913", "#mcpgen.yaml#"):
+            (project.root / name).write_text("tools: [broken\n")
+        # vim's save: the old file moved to a backup, the new one written in its place.
+        manifest.rename(project.root / "mcpgen.yaml~")
+        manifest.write_text(
+            (project.root / "mcpgen.yaml~").read_text().replace("tools:\n", PING, 1)
+        )
+        watcher.wait_until((project.root / HANDLERS / "ping.py").is_file, "the ping handler")
+        watcher.wait_printed("Wrote ")
+    assert "broken" not in watcher.printed and "error" not in watcher.printed
+
+
+def test_a_symlinked_manifest_is_watched_under_both_names(project: Run, tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    target = shared / "manifest.yaml"
+    manifest = project.root / "mcpgen.yaml"
+    target.write_text(manifest.read_text())
+    manifest.unlink()
+    manifest.symlink_to(target)
+    with watch_process(project.root) as watcher:
+        replacement = shared / "manifest.yaml.new"
+        replacement.write_text(target.read_text().replace("tools:\n", PING, 1))
+        replacement.replace(target)  # saved where the file lives
+        watcher.wait_until((project.root / HANDLERS / "ping.py").is_file, "the ping handler")
+        other = shared / "other.yaml"
+        other.write_text(target.read_text().replace("tools:\n", PONG, 1))
+        manifest.unlink()
+        manifest.symlink_to(other)  # the link itself pointed elsewhere
+        watcher.wait_until((project.root / HANDLERS / "pong.py").is_file, "the pong handler")
+        watcher.wait_printed("Wrote ", count=2)
+
+
+def test_a_killed_watch_is_recovered_by_the_next_generate(project: Run) -> None:
+    from mcpgen.write.journal import JOURNAL_PATH
+
+    watcher = WatchProcess(project.root, env={DELAY_ENV: "0.2"})
+    try:
+        watcher.wait_printed("Watching")
+        project.edit_manifest("tools:\n", PING)
+        watcher.wait_until((project.root / JOURNAL_PATH).is_file, "the run's journal")
+    finally:
+        watcher.process.kill()  # SIGKILL, mid-write
+        watcher.process.wait(timeout=PROCESS_TIMEOUT)
+    done = run_mcpgen("generate", str(project.root))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert (project.root / HANDLERS / "ping.py").is_file()
+    assert run_mcpgen("generate", "--check", str(project.root)).returncode == 0
+
+
+@pytest.mark.parametrize(("signum", "exit_code"), [(signal.SIGINT, 0), (signal.SIGTERM, 143)])
+def test_a_signal_during_a_run_stops_the_watch_and_undoes_the_run(
+    project: Run, signum: int, exit_code: int
+) -> None:
+    from mcpgen.write.journal import JOURNAL_PATH
+
+    before = snapshot_tree(project.root)
+    watcher = WatchProcess(project.root, env={DELAY_ENV: "0.2"})
+    try:
+        watcher.wait_printed("Watching")
+        project.edit_manifest("tools:\n", PING)
+        watcher.wait_until((project.root / JOURNAL_PATH).is_file, "the run's journal")
+        watcher.process.send_signal(signum)
+        returncode = watcher.process.wait(timeout=PROCESS_TIMEOUT)
+    finally:
+        watcher.stop()
+    assert returncode == exit_code, watcher.printed
+    assert "every change was undone" in watcher.printed
+    assert watcher.printed.rstrip().endswith("Stopped watching.")
+    assert "Traceback" not in watcher.printed
+    manifest = (project.root / "mcpgen.yaml").read_bytes()
+    assert snapshot_tree(project.root) == {**before, "mcpgen.yaml": manifest}
