@@ -126,13 +126,18 @@ def object_schemas(draft_2019: bool = False) -> st.SearchStrategy[dict[str, Any]
     jsonschema's own 2019-09 walk misreads a schema there (it refuses too much)."""
     nested = st.booleans() if draft_2019 else st.booleans() | _value_schemas()
     body = st.recursive(_object_leaves(nested), _combined, max_leaves=5)
-    keyed = st.dictionaries(st.sampled_from(PATTERNS), _value_schemas(), min_size=1, max_size=2)
+    # Without any `patternProperties`, jsonschema-rs judges (with ECMA-262 `pattern`s).
+    keyed = st.dictionaries(
+        st.sampled_from(PATTERNS), _value_schemas(), min_size=1, max_size=2
+    ).map(lambda patterns: {"patternProperties": patterns}) | _string_schemas().map(
+        lambda names: {"propertyNames": names}
+    )
     last = st.sampled_from([False, {"type": "integer"}, {"type": "string", "pattern": r"^\d$"}])
 
     def root(parts: tuple[Any, Any, Any]) -> dict[str, Any]:
-        inner, patterns, unevaluated = parts
+        inner, keyed, unevaluated = parts
         schema = {"type": "object", "allOf": [inner], "unevaluatedProperties": unevaluated}
-        schema["$defs"] = {"keyed": {"patternProperties": patterns}}
+        schema["$defs"] = {"keyed": keyed}
         return {"$schema": DRAFT_2019, **schema} if draft_2019 else schema
 
     return st.tuples(body, keyed, last).map(root)
