@@ -135,9 +135,9 @@ def object_schemas(draft_2019: bool = False) -> st.SearchStrategy[dict[str, Any]
     last = st.sampled_from([False, {"type": "integer"}, {"type": "string", "pattern": r"^\d$"}])
 
     def root(parts: tuple[Any, Any, Any]) -> dict[str, Any]:
-        inner, keyed, unevaluated = parts
+        inner, definition, unevaluated = parts
         schema = {"type": "object", "allOf": [inner], "unevaluatedProperties": unevaluated}
-        schema["$defs"] = {"keyed": keyed}
+        schema["$defs"] = {"keyed": definition}
         return {"$schema": DRAFT_2019, **schema} if draft_2019 else schema
 
     return st.tuples(body, keyed, last).map(root)
