@@ -63,6 +63,8 @@ def load_answers(root: Path) -> dict[str, object]:
     from ruamel.yaml.error import YAMLError
 
     path = root / ANSWERS_FILE
+    if path.is_symlink():  # the merge rewrites it: never through a link to another file
+        raise McpgenError(f"{ANSWERS_FILE} is a symlink; restore the file itself from git")
     try:
         data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

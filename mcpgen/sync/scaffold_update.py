@@ -25,7 +25,6 @@ the project was made from and the new one. mcpgen ships its template as a plain 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import tempfile
@@ -185,12 +184,12 @@ def _tracked(root: Path) -> list[str]:
 
 
 def _copy_tracked(root: Path, copy: Path, tracked: list[str]) -> None:
+    # Symlinks stay behind: copier writes through a link it finds, and a link (absolute, or
+    # up and out) would lead it out of the copy, into the project or anywhere else.
     for path in tracked:
         source, target = root / path, copy / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_symlink():
-            target.symlink_to(os.readlink(source))
-        elif source.is_file():
+        if source.is_file() and not source.is_symlink():
+            target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
 
 
@@ -290,6 +289,10 @@ def _collect(
     left_out: list[str] = []
     kept_own: list[str] = []
     for path in sorted(set(tracked) | in_copy):
+        if (root / path).is_symlink():  # never merged, nor written through (see _copy_tracked)
+            if path in old or (copy / path).exists():  # the template's: say it was left
+                left_out.append(path)
+            continue
         check_inside(root, path, where="the merged scaffold")
         before, after = _read(root / path), _read(copy / path)
         if path == ANSWERS_FILE:

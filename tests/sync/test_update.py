@@ -264,3 +264,34 @@ def test_update_from_a_subfolder_finds_the_project(project: Path) -> None:
     done = run_mcpgen("update", cwd=project / "src/wx/handlers")
     assert f"Using the project in {project.resolve()} (3 folders up)" in done.stderr
     assert OLD_LINE not in (project / "README.md").read_text()
+
+
+def test_a_symlinked_scaffold_file_never_leads_the_merge_out_of_the_project(
+    project: Path, tmp_path: Path
+) -> None:
+    victim = tmp_path / "victim.md"
+    victim.write_text("someone else's file\n")
+    readme = project / "README.md"
+    readme.unlink()
+    readme.symlink_to(victim)
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "README elsewhere")
+    done = run_mcpgen("update", str(project))
+    assert "Traceback" not in done.stderr
+    assert victim.read_text() == "someone else's file\n"
+    assert readme.is_symlink()
+    assert "skipped   README.md" in done.stderr
+
+
+def test_a_symlinked_answers_file_is_refused(project: Path, tmp_path: Path) -> None:
+    victim = tmp_path / "settings.yml"
+    victim.write_text("package: wx\nname: wx\n")
+    answers = project / ".copier-answers.yml"
+    answers.unlink()
+    answers.symlink_to(victim)
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "answers elsewhere")
+    done = run_mcpgen("update", str(project), check=False)
+    assert done.returncode == 1
+    assert ".copier-answers.yml is a symlink" in done.stderr and "Traceback" not in done.stderr
+    assert victim.read_text() == "package: wx\nname: wx\n"
