@@ -23,6 +23,7 @@ from mcpgen.write.state import State, ToolRecord
 if TYPE_CHECKING:  # the renderer loads only when a run renders (see `run_cache`)
     from mcpgen.manifest.model import Manifest, Tool
     from mcpgen.render.plan import RenderPlan
+    from mcpgen.sync.handler_check import Finding
 
 # renamed_from: the manifest says so; same handler module: a new name with the old python_name;
 # python_name: same tool name, new handler module name (the `python_name:` key changed).
@@ -178,6 +179,8 @@ def summarise(
         for tool in manifest.tools
         if tool.name in continued and (found := _tool_changes(continued[tool.name], tool))
     ]
+    if root is not None and any(c.model_gone for change in changed for c in change.changes):
+        changed = _judged_imports(changed, root, manifest, plan)
     added = tuple(t.name for t in manifest.tools if t.name not in continued)
     kept = {record.name for record in continued.values()}
     removed = tuple(name for name in sorted(previous.tools) if name not in kept)
@@ -188,6 +191,35 @@ def summarise(
     return ChangeSummary(
         False, added, removed, tuple(renames), tuple(changed), hints, catalog, stubs
     )
+
+
+def _judged_imports(
+    changed: list[ToolChange], root: Path, manifest: Manifest, plan: RenderPlan
+) -> list[ToolChange]:
+    """A change that takes a generated model away breaks the handler exactly when its file
+    imports a name the new generated code lacks: the verdict `mcpgen check` gives after."""
+    from mcpgen.sync.handler_check import GeneratedNames, judge_tool_imports
+    from mcpgen.sync.handler_source import ProjectSources
+
+    sources, generated = ProjectSources(root), GeneratedNames.of(plan, manifest.package)
+    tools = {t.name: t for t in manifest.tools}
+    judged = []
+    for change in changed:
+        if not any(c.model_gone for c in change.changes):
+            judged.append(change)
+            continue
+        finding = judge_tool_imports(sources, generated, plan, tools[change.tool])
+        items = tuple(_judged_item(item, finding) for item in change.changes)
+        judged.append(replace(change, changes=items))
+    return judged
+
+
+def _judged_item(item: SchemaChange, finding: Finding | None) -> SchemaChange:
+    if not item.model_gone:
+        return item
+    if finding is None:
+        return replace(item, text=f"{item.text} (the handler imports none of it)", breaking=False)
+    return replace(item, text=f"{item.text}: {finding.message}", breaking=finding.certain)
 
 
 def _schemas(wire: dict[str, Any]) -> str:

@@ -259,6 +259,21 @@ def expected_catalog_handlers(manifest: Manifest) -> list[Expected]:
     return expected
 
 
+def judge_tool_imports(
+    sources: ProjectSources, generated: GeneratedNames, plan: RenderPlan, tool: Tool
+) -> Finding | None:
+    """Whether a tool's handler file imports a name the generated code of `plan` lacks (None:
+    it does not, or it is absent and gets a stub), as `mcpgen check` judges it."""
+    path = handler_path(plan, tool)
+    if path is None or not (sources.root / path).exists():
+        return None
+    try:
+        module = sources.module(path)
+    except SourceError as exc:
+        return Finding(str(exc))
+    return generated.missing_import(module, path)
+
+
 def judge_catalog_handler(
     root: Path, plan: RenderPlan, package: str, path: str, handler: CatalogHandler
 ) -> Finding | None:

@@ -33,6 +33,9 @@ class SchemaChange:
 
     text: str
     breaking: bool
+    # A generated model class goes: that breaks the handler exactly when it imports it, which
+    # only its file tells (judged there when the project is at hand, as `mcpgen check` does).
+    model_gone: bool = False
 
 
 def _as_schema(value: Any) -> JSON:
@@ -218,7 +221,7 @@ class _Differ:
         for key in ("$defs", "definitions"):
             old_defs, new_defs = _as_schema(old.get(key)), _as_schema(new.get(key))
             for name in sorted(old_defs.keys() - new_defs.keys()):
-                self.add(f"definition `{name}` removed", breaking=True)
+                self.found.append(SchemaChange(f"definition `{name}` removed", True, True))
             for name in sorted(new_defs.keys() - old_defs.keys()):
                 self.add(f"definition `{name}` added", breaking=False)
             for name in sorted(old_defs.keys() & new_defs.keys()):
@@ -248,7 +251,7 @@ def output_changes(old: JSON | None, new: JSON | None) -> list[SchemaChange]:
             "no longer declares an output schema: its output model is gone, so remove its "
             "import and return type from the handler"
         )
-        return [SchemaChange(text, breaking=True)]
+        return [SchemaChange(text, breaking=True, model_gone=True)]
     differ = _Differ("output")
     if _type_of(old) != _type_of(new):
         differ.type_change(old, new, "result")
