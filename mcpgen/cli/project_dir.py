@@ -21,10 +21,15 @@ def find_project_manifest(dir_or_file: Path) -> Path:
     own `mcpgen.yaml`, or the nearest one above the folder (announced in one line)."""
     if not dir_or_file.is_dir() or (dir_or_file / MANIFEST_FILENAME).is_file():
         return find_manifest(dir_or_file)  # the usual case: paths and messages unchanged
-    start = dir_or_file.resolve()
+    where = "this folder" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
+    try:
+        start = dir_or_file.resolve()
+    except OSError:  # the working folder was deleted while a shell still stood in it
+        raise McpgenError(
+            f"{where} no longer exists (deleted while you were in it); cd into the project again"
+        ) from None
     found = _nearest_manifest_above(start)
     if found is None:
-        where = "this folder" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
         raise McpgenError(
             f"no {MANIFEST_FILENAME} in {where} or any folder above it; "
             "create one with `mcpgen new`, or pass its path"

@@ -108,3 +108,23 @@ def test_a_manifest_another_user_owns_is_not_used(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert "belongs to another user" in done.stderr and "Traceback" not in done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mcpgen.yaml", "mine"]
+
+
+def test_a_deleted_working_folder_is_one_line(tmp_path: Path) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os, sys; os.rmdir(sys.argv[1]); os.execv(sys.executable, "
+            "[sys.executable, '-m', 'mcpgen', 'generate'])",
+            str(gone),
+        ],
+        cwd=gone,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _, stderr = process.communicate(timeout=300)
+    assert process.returncode == 1
+    assert "no longer exists" in stderr and "Traceback" not in stderr
