@@ -218,7 +218,10 @@ def _rendered_paths(repo: Path, answers: Mapping[str, object], into: Path) -> fr
                 unsafe=False,
             )
         except Exception as exc:  # copier's own errors: a message, never a traceback
-            raise McpgenError(f"copier could not render the old template: {exc}") from None
+            raise McpgenError(
+                f"copier could not render the template recorded in {RECORD_PATH}: "
+                f"{_first_line(exc)}; restore the file from git"
+            ) from None
     return frozenset(
         p.relative_to(into).as_posix() for p in into.rglob("*") if p.is_file() or p.is_symlink()
     )
@@ -244,7 +247,13 @@ def _run_copier(copy: Path, repo: Path) -> None:
                 skip_answered=True,
             )
         except Exception as exc:  # copier's own errors: a message, never a traceback
-            raise McpgenError(f"copier could not merge the template: {exc}") from None
+            raise McpgenError(f"copier could not merge the template: {_first_line(exc)}") from None
+
+
+def _first_line(exc: Exception) -> str:
+    """Copier's message without its advice (`--trust`, which mcpgen never passes)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def _merged_answers(copy: Path, original: str) -> bytes:

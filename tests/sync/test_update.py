@@ -295,3 +295,25 @@ def test_a_symlinked_answers_file_is_refused(project: Path, tmp_path: Path) -> N
     assert done.returncode == 1
     assert ".copier-answers.yml is a symlink" in done.stderr and "Traceback" not in done.stderr
     assert victim.read_text() == "package: wx\nname: wx\n"
+
+
+@pytest.mark.parametrize(
+    "setting",
+    ["_tasks:\n  - touch {marker}\n", "_answers_file: ../../../{marker}\n"],
+)
+def test_a_recorded_template_with_unsafe_settings_is_refused_in_one_line(
+    project: Path, tmp_path: Path, setting: str
+) -> None:
+    marker = tmp_path / "ran"
+
+    def older(files: dict[str, str]) -> None:
+        files["copier.yml"] += setting.format(marker=marker)
+
+    _older_template(project, older)
+    before = _snapshot(project)
+    done = run_mcpgen("update", str(project), check=False)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"the template recorded in {RECORD_PATH}" in done.stderr
+    assert not marker.exists()
+    assert _snapshot(project) == before
