@@ -8,10 +8,14 @@ stages with the same helpers.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import errno
+import functools
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from mcpgen.errors import McpgenError
 
@@ -24,6 +28,33 @@ def fsync_directory(directory: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+@functools.cache
+def _renameat2() -> Any:
+    """libc's renameat2 (Linux, glibc 2.28+), or None."""
+    try:
+        return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    except OSError:
+        return None
+
+
+def exchange(a: Path, b: Path) -> bool:
+    """Swap two existing paths in one step (`renameat2(RENAME_EXCHANGE)`); False, with
+    nothing changed, where the system or the file system cannot."""
+    function = _renameat2()
+    if function is None:
+        return False
+    if function(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    number = ctypes.get_errno()
+    if number in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(number, os.strerror(number), str(b))
 
 
 def _new_file_mode() -> int:

@@ -152,7 +152,7 @@ def undo(root: Path, op: Op, kept: list[str]) -> str | None:
     if op.kind == "create":
         _undo_create(root, op, kept)
         return None
-    return _undo_backed_up(root, op)
+    return _undo_backed_up(root, op, kept)
 
 
 def _undo_create(root: Path, op: Op, kept: list[str]) -> None:
@@ -178,37 +178,60 @@ def _undo_rename(source: Path, target: Path) -> None:
     target.unlink()
 
 
-def _undo_backed_up(root: Path, op: Op) -> str | None:
+def _undo_backed_up(root: Path, op: Op, kept: list[str]) -> str | None:
     target, backup = root / op.path, root / (op.backup or "")
     if not os.path.lexists(backup):
         return None  # the old file was never touched
+    if _caught_in_swap(root, op):
+        os.replace(root / (op.temp or ""), target)  # the user's save goes back where it was
+        return _saved_meanwhile(op, target, backup, kept)
     if os.path.lexists(target):
         if _same(backup, target):
             backup.unlink()  # backed up, not yet replaced or deleted
             return None
         if op.kind == "delete" or sha_of(target) != op.new:
-            return (
-                f"{op.path} changed again while mcpgen was writing; "
-                f"its old bytes are in {op.backup}"
-            )
+            return _saved_meanwhile(op, target, backup, kept)
     os.replace(backup, target)
     return None
+
+
+def _caught_in_swap(root: Path, op: Op) -> bool:
+    """Whether a run was killed between the two exchanges of a swap that caught a user's save
+    (`transaction._swap_in`): the save is in the temp, mcpgen's new bytes at the target.
+
+    Only a replace whose backup exists has reached its swap, so its temp is complete then: one
+    holding neither the new bytes nor the old inode can only be the user's file."""
+    temp, target = root / (op.temp or ""), root / op.path
+    if op.kind != "replace" or not os.path.lexists(temp) or sha_of(target) != op.new:
+        return False
+    return not _same(temp, root / (op.backup or "")) and sha_of(temp) not in (op.new, op.old)
+
+
+def _saved_meanwhile(op: Op, target: Path, backup: Path, kept: list[str]) -> str | None:
+    """`target` is neither the old file nor mcpgen's new one: the user saved it meanwhile
+    (a new file renamed over it, or bytes written into mcpgen's). Their file stays; the
+    backup goes if it holds exactly the bytes the plan read (the save superseded them), and
+    is kept, named, when those bytes changed too."""
+    if op.old is not None and sha_of(backup) == op.old:
+        backup.unlink()
+        kept.append(op.path)
+        return None
+    return f"{op.path} changed again while mcpgen was writing; its old bytes are in {op.backup}"
 
 
 @dataclass(frozen=True)
 class Rollback:
     """What undoing a commit left: `problems` block it (the journal stays), `kept` do not
-    (files mcpgen created that hold the user's bytes now, left in place)."""
+    (files the user saved while mcpgen was writing, left as saved)."""
 
     problems: list[str]
     kept: list[str]
 
 
 def kept_line(path: str) -> str:
-    """The one line that says a file mcpgen created was kept by an undo."""
+    """The one line that says a file the user saved meanwhile was kept by an undo."""
     return (
-        f"Kept {path}: it was saved into after mcpgen created it, so undoing the write left "
-        "it in place"
+        f"Kept {path}: it was saved while mcpgen was writing, so undoing the write left it as saved"
     )
 
 

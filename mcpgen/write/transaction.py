@@ -11,9 +11,10 @@
 An exception, Ctrl-C, SIGTERM or SIGHUP rolls every step back from the same journal;
 SIGKILL or a power loss leaves the journal for the next run (`journal.recover`).
 
-`step_hook` (module level) or the `hook` argument runs before each step, and
-`MCPGEN_DEBUG_STEP_DELAY` (seconds) sleeps before each one: tests use them to inject a failure
-or to widen the window in which a real signal lands.
+`step_hook` (module level) or the `hook` argument runs before each step,
+`MCPGEN_DEBUG_STEP_DELAY` (seconds) sleeps before each one and `MCPGEN_DEBUG_SWAP_DELAY`
+between a replaced file's check and its swap: tests use them to inject a failure or to widen
+the window in which a real signal or a racing save lands.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import Literal
 
 from mcpgen.errors import ExitCode, McpgenError, interrupted_after_writing
-from mcpgen.write import journal
+from mcpgen.write import atomic, journal
 from mcpgen.write.atomic import fsync_directory
 from mcpgen.write.journal import Journal, Op
 from mcpgen.write.state import sha256_hex
@@ -41,6 +42,8 @@ from mcpgen.write.state import sha256_hex
 StepKind = Literal["write", "create", "delete", "move"]
 
 DELAY_ENV = "MCPGEN_DEBUG_STEP_DELAY"
+# Seconds between checking a file that is about to be replaced and swapping the new one in.
+SWAP_DELAY_ENV = "MCPGEN_DEBUG_SWAP_DELAY"
 
 
 @dataclass(frozen=True)
@@ -242,15 +245,41 @@ def _do(root: Path, op: Op, kept: list[str]) -> None:
         target.unlink()
         return
     assert op.temp is not None
-    os.replace(root / op.temp, target)
+    _delay(SWAP_DELAY_ENV)
+    _swap_in(root / op.temp, target, backup, op.path)
     # An in-place save between the check and the swap lands in the old inode: undo it all.
     if journal.sha_of(backup) != op.old:
         raise ChangedMeanwhile(op.path, "was changed")
 
 
-def _delay() -> None:
+def _swap_in(temp: Path, target: Path, backup: Path, path: str) -> None:
+    """Put the staged file at `target`, which must still be the inode backed up.
+
+    An editor that saves by renaming a new file over `target` may do so just after the
+    check: an exchange (not a replace) then hands that file back instead of deleting it.
+    Where the file system cannot exchange, a plain replace leaves that window open.
+    """
+    with signals_blocked():  # never stop between an exchange and the one that undoes it
+        if not atomic.exchange(temp, target):
+            os.replace(temp, target)
+            return
+        if _same_file(temp, backup):
+            temp.unlink()  # the old inode, still linked as the backup
+            return
+        atomic.exchange(temp, target)  # the user's file goes back where they saved it
+    raise ChangedMeanwhile(path, "was saved again")
+
+
+def _same_file(a: Path, b: Path) -> bool:
     try:
-        seconds = float(os.environ.get(DELAY_ENV, "0"))
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _delay(variable: str = DELAY_ENV) -> None:
+    try:
+        seconds = float(os.environ.get(variable, "0"))
     except ValueError:
         return
     if seconds > 0:
@@ -400,7 +429,7 @@ def _raise_after_rollback(exc: BaseException, undone: journal.Rollback, current:
         raise McpgenError(
             "writing failed and could not be fully undone: " + "; ".join(undone.problems)
         ) from None
-    # Files the user saved into after mcpgen created them stay: each is named on its own line.
+    # Files the user saved while mcpgen was writing stay: each is named on its own line.
     kept = "".join(f"\n{journal.kept_line(path)}" for path in undone.kept)
     if isinstance(exc, Signalled):
         raise McpgenError(

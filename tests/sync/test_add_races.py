@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from mcpgen.write.journal import JOURNAL_PATH
+from mcpgen.write.transaction import SWAP_DELAY_ENV
 
 from .conftest import Run
 from .processes import mcpgen, run_mcpgen, wait_for
@@ -105,3 +108,30 @@ def test_add_after_a_killed_run_first_undoes_it(project: Run) -> None:
     assert "Recovered from an interrupted write" in done.stderr
     assert "- name: ping" in _manifest(project).read_text(encoding="utf-8")
     assert not (project.root / JOURNAL_PATH).exists()
+
+
+def test_an_editor_save_by_rename_just_before_the_swap_is_kept(project: Run) -> None:
+    """The editor renames its new file over the manifest after `add` checked it and before
+    the edited one goes in (`MCPGEN_DEBUG_SWAP_DELAY` holds that moment open): the save is
+    handed back, and the tool is added to it."""
+    manifest = _manifest(project)
+    env = {**os.environ, SWAP_DELAY_ENV: "1"}
+    adding = subprocess.Popen(
+        [sys.executable, "-m", "mcpgen", "add", "tool", "ping", "--dir", str(project.root)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 120
+    while not list(project.root.glob(".mcpgen.yaml.*.mcpgen-backup")):
+        assert adding.poll() is None and time.monotonic() < deadline, "add never backed it up"
+        time.sleep(0.002)
+    saved = manifest.read_text(encoding="utf-8") + SAVED
+    (project.root / ".mcpgen.yaml.editor-tmp").write_text(saved, encoding="utf-8")
+    os.replace(project.root / ".mcpgen.yaml.editor-tmp", manifest)
+    _, stderr = adding.communicate(timeout=120)
+    assert adding.returncode == 0, stderr
+    text = manifest.read_text(encoding="utf-8")
+    assert SAVED in text, "the editor's save was replaced"
+    assert "- name: ping" in text
+    assert not list(project.root.rglob("*.mcpgen-*"))

@@ -64,7 +64,7 @@ def test_sigkill_then_recovery_keeps_bytes_saved_into_a_new_stub(project: Run, m
     recovered = run_mcpgen("generate", str(project.root))
     assert recovered.returncode == 0, recovered.stderr
     assert "Traceback" not in recovered.stderr
-    assert f"Kept {STUB}: it was saved into after mcpgen created it" in recovered.stderr
+    assert f"Kept {STUB}: it was saved while mcpgen was writing" in recovered.stderr
     assert (project.root / STUB).read_bytes().endswith(SAVED)
     assert not list(project.root.rglob("*.mcpgen-*")), "temps and backups removed"
     assert run_mcpgen("generate", "--check", str(project.root)).returncode == 0
@@ -78,7 +78,7 @@ def test_signal_mid_commit_keeps_bytes_saved_into_a_new_stub(project: Run, signu
     _, stderr = process.communicate(timeout=60)
     assert process.returncode != 0, "the signal came after the commit: nothing was undone"
     assert "Traceback" not in stderr
-    assert f"Kept {STUB}: it was saved into after mcpgen created it" in stderr
+    assert f"Kept {STUB}: it was saved while mcpgen was writing" in stderr
     assert (project.root / STUB).read_bytes().endswith(SAVED)
     assert not (project.root / JOURNAL_PATH).exists()
     assert not list(project.root.rglob("*.mcpgen-*"))
@@ -125,5 +125,6 @@ def test_a_killed_watch_keeps_bytes_saved_into_a_new_stub(project: Run) -> None:
             watch.wait(timeout=60)
     after = run_mcpgen("generate", str(project.root))
     assert after.returncode == 0, after.stderr
-    assert "Kept src/demo/handlers/watched_0.py: it was saved into" in after.stderr
+    kept = "Kept src/demo/handlers/watched_0.py: it was saved while mcpgen was writing"
+    assert kept in after.stderr
     assert stub.read_bytes().endswith(SAVED)

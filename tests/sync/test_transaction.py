@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcpgen.errors import McpgenError
-from mcpgen.write import transaction
+from mcpgen.write import atomic, transaction
 from mcpgen.write.transaction import Step, commit
 
 from .helpers import snapshot_tree, write_tree
@@ -94,17 +94,18 @@ def test_os_error_in_the_middle_is_rolled_back_and_reported(
     before = snapshot_tree(tmp_path)
     calls: list[str] = []
 
-    def failing(real: Callable[..., None]) -> Callable[..., None]:
-        def change(source: Path, target: Path, **options: bool) -> None:
+    def failing(real: Callable[..., object]) -> Callable[..., object]:
+        def change(source: Path, target: Path, **options: bool) -> object:
             calls.append(str(target))
             if len(calls) == failing_call + 1:
                 raise PermissionError(13, "Permission denied", str(target))
-            real(source, target, **options)
+            return real(source, target, **options)
 
         return change
 
-    monkeypatch.setattr(transaction.os, "replace", failing(os.replace))
-    monkeypatch.setattr(transaction.os, "link", failing(os.link))
+    monkeypatch.setattr(os, "replace", failing(os.replace))
+    monkeypatch.setattr(os, "link", failing(os.link))
+    monkeypatch.setattr(atomic, "exchange", failing(atomic.exchange))
     with pytest.raises(McpgenError, match=r"cannot write \S+: Permission denied; nothing was"):
         commit(tmp_path, _steps())
     monkeypatch.undo()
@@ -151,3 +152,30 @@ def test_move_never_overwrites(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="target exists"):
         commit(tmp_path, [Step("move", "b.py", source="a.py")])
     assert snapshot_tree(tmp_path) == before
+
+
+def test_recovery_after_a_kill_inside_a_swap_hands_the_users_save_back(tmp_path: Path) -> None:
+    """The disk as a run killed between the two exchanges of a swap leaves it: mcpgen's new
+    bytes at the target, the user's save (caught by the exchange) in the temp, the old inode
+    as the backup. Recovery puts the save back and says so."""
+    from mcpgen.write import journal
+    from mcpgen.write.state import sha256_hex
+
+    old, new, saved = b"old\n", b"new\n", b"saved by the user during the swap\n"
+    (tmp_path / "f.txt").write_bytes(new)
+    (tmp_path / ".f.txt.1.mcpgen-tmp").write_bytes(saved)
+    (tmp_path / ".f.txt.2.mcpgen-backup").write_bytes(old)
+    op = journal.Op(
+        "replace",
+        "f.txt",
+        temp=".f.txt.1.mcpgen-tmp",
+        backup=".f.txt.2.mcpgen-backup",
+        new=sha256_hex(new),
+        old=sha256_hex(old),
+    )
+    (tmp_path / ".mcpgen").mkdir()
+    journal.save(tmp_path, journal.Journal((op,), ()))
+    said = journal.recover(tmp_path)
+    assert said is not None and "Kept f.txt: it was saved while mcpgen was writing" in said
+    assert (tmp_path / "f.txt").read_bytes() == saved
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".mcpgen", "f.txt"]
