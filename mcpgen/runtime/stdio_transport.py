@@ -38,6 +38,7 @@ from mcp.types import (
 
 from .boot import Rest
 from .boot import claimed_stdio as claimed_stdio  # noqa: PLC0414  (re-exported for callers)
+from .draining import ANSWERED_WHILE_DRAINING, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE
 from .http_options import DEFAULT_MAX_BODY_BYTES
 from .oversized import EDGE_BYTES, request_id
 from .stdio import error_for, too_long
@@ -80,9 +81,10 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
         writer = _Writer(to_writer, output, pending, fast, opening)
         tasks.start_soon(writer.run)
         reading, input_open = anyio.CancelScope(), anyio.CancelScope()
-        inbound = _Inbound(to_server, server_writes.clone(), pending, fast, max_line)
-        source = _Source(read_fd, opening, writer.replayed)
-        with _sigterm_ends(input_open):
+        drain = _Drain()
+        inbound = _Inbound(to_server, server_writes.clone(), pending, fast, max_line, drain=drain)
+        source = _Source(read_fd, opening, writer.replayed, drain)
+        with _sigterm_drains(drain):
             if fast is None:
                 tasks.start_soon(_read_loop, reading, source, inbound, input_open, max_line)
                 await server.run(
@@ -99,14 +101,31 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
         tasks.cancel_scope.deadline = anyio.current_time() + DRAIN_SECONDS
 
 
+class _Drain:
+    """Set by SIGTERM: the calls in flight are answered, then the input ends as at end of
+    file. Meanwhile the client is still read: what needs no handler (`draining`) is
+    answered as usual, a request that would start new work is refused with its id."""
+
+    def __init__(self) -> None:
+        self.started = anyio.Event()
+
+    async def end_input_when_answered(
+        self, pending: _Pending, input_open: anyio.CancelScope
+    ) -> None:
+        await self.started.wait()
+        with anyio.move_on_after(DRAIN_SECONDS):
+            await pending.answered()
+        input_open.cancel()
+
+
 @contextlib.contextmanager
-def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
-    """SIGTERM ends the input as end of file does: the calls in flight are answered, then
-    the server exits 0. A second SIGTERM kills at once. Only the main thread can do this."""
+def _sigterm_drains(drain: _Drain) -> Iterator[None]:
+    """SIGTERM starts the drain; the server then exits 0. A second SIGTERM kills at once.
+    Only the main thread can do this."""
     loop = asyncio.get_running_loop()
 
     def first_sigterm() -> None:
-        input_open.cancel()
+        drain.started.set()
         loop.remove_signal_handler(signal.SIGTERM)  # back to the default: a second one kills
 
     try:
@@ -128,10 +147,15 @@ def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
 
 class _Pending:
     """Ids of the requests the server has not answered yet (an id reused while its first
-    request runs counts twice: it is answered twice)."""
+    request runs counts twice: it is answered twice).
+
+    Refusals answered at once (`refused`) are counted apart: their answers must not count
+    off a running request of the same id, and a client that keeps sending what is refused
+    must not keep the drain waiting."""
 
     def __init__(self) -> None:
         self._ids: Counter[RequestId] = Counter()
+        self._refused: Counter[RequestId] = Counter()
         self._none_left = anyio.Event()
         self._none_left.set()
 
@@ -140,7 +164,20 @@ class _Pending:
             self._none_left = anyio.Event()
         self._ids[request_id] += 1
 
+    def refused(self, request_id: RequestId) -> None:
+        self._refused[request_id] += 1
+
     def discard(self, request_id: object) -> None:
+        """An answer to `request_id` went out."""
+        if isinstance(request_id, str | int) and self._refused[request_id]:
+            self._refused[request_id] -= 1
+            if not self._refused[request_id]:
+                del self._refused[request_id]
+            return
+        self.forget(request_id)
+
+    def forget(self, request_id: object) -> None:
+        """`request_id` will not be answered (cancelled), or was answered."""
         if not isinstance(request_id, str | int) or request_id not in self._ids:
             return
         self._ids[request_id] -= 1
@@ -163,32 +200,31 @@ class _Inbound:
         pending: _Pending,
         fast: FastPath | None,
         max_line: int,
+        *,
+        drain: _Drain | None = None,
     ) -> None:
         self.to_server = to_server
         self.to_writer = to_writer
         self.pending = pending
         self._fast = fast
         self.max_line = max_line
+        self.drain = drain or _Drain()
 
     async def accept(self, line: bytes | TooLong) -> None:
         """Route one line, or answer one dropped as too long."""
         if isinstance(line, TooLong):
-            if line.request_id is not None:
-                self.pending.add(line.request_id)  # its answer is counted off when sent
-            await self.to_writer.send(SessionMessage(too_long(self.max_line, line.request_id)))
+            await self._answer_at_once(line.request_id, too_long(self.max_line, line.request_id))
             return
         if not line.strip():
             return
-        try:
-            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
-        except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
-            lenient = _with_lone_surrogates(line)
-            if lenient is None:
-                await self.to_writer.send(SessionMessage(error_for(exc)))
-                return
-            message = lenient
+        message = await self._parsed(line)
+        if message is None:
+            return
         fast = self._fast
         if isinstance(message, JSONRPCRequest):
+            if self.drain.started.is_set() and message.method not in ANSWERED_WHILE_DRAINING:
+                await self._answer_at_once(message.id, _shutting_down(message.id))
+                return
             self.pending.add(message.id)
             if fast is not None and fast.takes(message):
                 return
@@ -199,15 +235,36 @@ class _Inbound:
             request_id = (message.params or {}).get("requestId")
             # Any other value names no request (and a list or an object cannot be looked up).
             if isinstance(request_id, str | int):
-                self.pending.discard(request_id)
+                self.pending.forget(request_id)
                 if fast is not None and fast.cancel(request_id):
                     return
         try:
             await self.to_server.send(SessionMessage(message))
         except BaseException:  # the input ended (SIGTERM) first: the server never sees it
             if isinstance(message, JSONRPCRequest):
-                self.pending.discard(message.id)
+                self.pending.forget(message.id)
             raise
+
+    async def _parsed(self, line: bytes) -> Any:
+        """The message on `line`; None once a line that holds none is answered."""
+        try:
+            return jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
+            lenient = _with_lone_surrogates(line)
+            if lenient is None:
+                await self.to_writer.send(SessionMessage(error_for(exc)))
+            return lenient
+
+    async def _answer_at_once(self, request_id: RequestId | None, error: JSONRPCError) -> None:
+        """Answer a request that goes to no handler with `error`."""
+        if request_id is not None:
+            self.pending.refused(request_id)  # counted off as its answer is sent
+        await self.to_writer.send(SessionMessage(error))
+
+
+def _shutting_down(request_id: RequestId) -> JSONRPCError:
+    error = ErrorData(code=SHUTTING_DOWN, message=SHUTTING_DOWN_MESSAGE)
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
 
 
 def _with_lone_surrogates(line: bytes) -> Any:
@@ -233,10 +290,11 @@ class _Source:
     """The input: the session `boot` opened (its handshake, then what it left unread), if
     any, then the descriptor, unless the input ended during the opening."""
 
-    def __init__(self, fd: int, opening: Rest | None, replayed: anyio.Event) -> None:
+    def __init__(self, fd: int, opening: Rest | None, replayed: anyio.Event, drain: _Drain) -> None:
         self.fd = fd
         self.opening = opening
         self.replayed = replayed  # set when the answer to the replayed `initialize` is dropped
+        self.drain = drain
 
     async def replay(self, inbound: _Inbound) -> None:
         """Bring the SDK's session to where the opening left it, one step at a time, as a
@@ -253,10 +311,12 @@ class _Source:
     async def chunks(self) -> AsyncIterator[bytes]:
         if self.opening is not None:
             yield self.opening.unread
-            # A SIGTERM before the SDK's session watched for it ends the input here: what
+            # A SIGTERM before the SDK's session watched for it starts the drain here: what
             # was read before it is answered, as the calls in flight at a SIGTERM are.
-            if self.opening.ended or self.opening.terminated():
+            if self.opening.ended:
                 return
+            if self.opening.terminated():
+                self.drain.started.set()
         async for chunk in _chunks(self.fd):
             yield chunk
 
@@ -270,14 +330,19 @@ async def _read_loop(
 ) -> None:
     async with inbound.to_server, inbound.to_writer:
         with scope:
-            with input_open:  # cancelled: the input ends here (SIGTERM), as at end of file
-                await source.replay(inbound)
-                lines = _Lines(max_line)
-                async for chunk in source.chunks():
-                    for line in lines.feed(chunk):
+            async with anyio.create_task_group() as draining:
+                draining.start_soon(
+                    inbound.drain.end_input_when_answered, inbound.pending, input_open
+                )
+                with input_open:  # cancelled: the input ends here (drained), as at end of file
+                    await source.replay(inbound)
+                    lines = _Lines(max_line)
+                    async for chunk in source.chunks():
+                        for line in lines.feed(chunk):
+                            await inbound.accept(line)
+                    for line in lines.end():  # a last unended line
                         await inbound.accept(line)
-                for line in lines.end():  # a last unended line
-                    await inbound.accept(line)
+                draining.cancel_scope.cancel()
             with anyio.move_on_after(DRAIN_SECONDS):
                 await inbound.pending.answered()
 

@@ -136,6 +136,27 @@ def test_sigterm_answers_the_calls_in_flight_and_exits_0(server: Server, path: s
     assert all(_text(server.answer(i, timeout=0)) == "slept" for i in range(1, 6))
 
 
+@pytest.mark.parametrize("path", PATHS)
+def test_while_draining_the_session_still_lists_and_pings_but_starts_no_call(
+    server: Server, path: str
+) -> None:
+    server.send(call(1, "sleep_untimed", {"seconds": 2}, path))
+    time.sleep(0.3)
+    server.process.send_signal(signal.SIGTERM)
+    time.sleep(0.3)
+    server.send(
+        {"jsonrpc": "2.0", "id": "list", "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": "ping", "method": "ping"},
+        call("new", "odd", {"what": "int"}, path),
+    )
+    assert server.answer("list")["result"]["tools"]
+    assert server.answer("ping")["result"] == {}
+    refused = server.answer("new")["error"]
+    assert refused["code"] == -32000 and "shutting down" in refused["message"]
+    assert server.ended() == 0
+    assert _text(server.answer(1, timeout=0)) == "slept"
+
+
 def test_a_second_sigterm_ends_the_server_at_once(server: Server) -> None:
     server.send(call(1, "sleep_untimed", {"seconds": 30}, "fast"))
     time.sleep(0.3)
