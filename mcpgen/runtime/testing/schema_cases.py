@@ -140,8 +140,12 @@ def _inlined(root: Mapping[str, Any], schema: Any, followed: tuple[str, ...], de
     for key, value in schema.items():
         if key in ("$defs", "definitions", "$ref", "$dynamicRef", "$recursiveRef"):
             continue  # reached through the references, or cannot be followed here
-        keep = key in ("const", "enum", "default", "examples")
-        result[key] = value if keep else _inlined(root, value, followed, depth)
+        if key in _VALUES:
+            result[key] = value
+        elif key in _NAMING_KEYWORDS and isinstance(value, Mapping):
+            result[key] = {name: _inlined(root, s, followed, depth) for name, s in value.items()}
+        else:
+            result[key] = _inlined(root, value, followed, depth)
     ref = schema.get("$ref")
     if not isinstance(ref, str) or (target := _target(root, ref)) is None:
         return result

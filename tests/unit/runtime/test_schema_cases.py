@@ -139,3 +139,13 @@ KNOWN = {"n": 5}
 def test_a_schema_nothing_can_be_drawn_from_changes_the_known_arguments(case: Case) -> None:
     assert case.category != schema_cases.VALID
     assert case.instance == KNOWN or set(case.instance) != {"n"} or case.instance["n"] != 5
+
+
+def test_properties_named_like_keywords_are_kept_and_inlined() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"$ref": {"type": "string"}, "default": {"$ref": "#/$defs/n"}},
+        "$defs": {"n": {"type": "integer"}},
+    }
+    generated = schema_cases.generation_schema(schema)
+    assert generated["properties"] == {"$ref": {"type": "string"}, "default": {"type": "integer"}}
