@@ -196,21 +196,33 @@ class CompiledTool:
         return inspect.iscoroutinefunction(self.code().handler)
 
     async def invoke(
-        self, model: BaseModel, context: Context, timeout: float | None, pool: WorkerPool
-    ) -> Any:
-        """Run the handler (a sync one on the worker pool), within `timeout` seconds."""
+        self,
+        model: BaseModel,
+        context: Context,
+        timeout: float | None,
+        pool: WorkerPool,
+        finish: Callable[[Any], CallToolResult],
+    ) -> CallToolResult:
+        """Run the handler (a sync one on the worker pool) and `finish` what it returned into
+        the result to send, within `timeout` seconds."""
         try:
             if not timeout:
-                return await self._run(model, context, pool)
+                return await self._run(model, context, pool, finish)
             with anyio.move_on_after(timeout):
-                return await self._run(model, context, pool)
+                return await self._run(model, context, pool, finish)
         except BaseException:
             context.is_cancelled = True  # for a sync handler's thread, which runs on
             raise
         context.is_cancelled = True
         raise HandlerTimedOut(timeout)
 
-    async def _run(self, model: BaseModel, context: Context, pool: WorkerPool) -> Any:
+    async def _run(
+        self,
+        model: BaseModel,
+        context: Context,
+        pool: WorkerPool,
+        finish: Callable[[Any], CallToolResult],
+    ) -> CallToolResult:
         handler: Callable[..., Any] = self.code().handler
         args: tuple[Any, ...] = (model, context) if self.wants_context else (model,)
         guards.install()
@@ -220,12 +232,14 @@ class CompiledTool:
                     outcome = await handler(*args)
                 else:
                     # A worker thread keeps a slow sync handler from blocking other requests.
-                    outcome = await pool.run(handler, *args)
+                    outcome = await pool.run(_finished_in_worker, handler, args, finish)
+                    if isinstance(outcome, _Finished):
+                        return outcome.result
                 if inspect.isawaitable(outcome):
                     outcome = await outcome
+                return finish(outcome)
         finally:
             guards.end_if_forked_child()  # raised or returned, never answered from a child
-        return outcome
 
     def to_result(self, outcome: HandlerResult) -> CallToolResult:
         """Turn what a handler returned into a tool result, checking the output schema."""
@@ -280,6 +294,23 @@ class CompiledTool:
             )
         blocks = content or [TextContent(type="text", text=to_json(data))]
         return CallToolResult(content=blocks, structured_content=data)
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """A sync handler's result, made ready to send on its worker thread."""
+
+    result: CallToolResult
+
+
+def _finished_in_worker(
+    handler: Callable[..., Any], args: tuple[Any, ...], finish: Callable[[Any], CallToolResult]
+) -> Any:
+    """Call a sync handler and finish its result on the same worker thread: converting a
+    result (a huge one, a slow generator) never blocks the event loop, and counts in the
+    call's timeout. An awaitable it returns is left to the event loop."""
+    outcome = handler(*args)
+    return outcome if inspect.isawaitable(outcome) else _Finished(finish(outcome))
 
 
 class Dispatcher:
@@ -381,14 +412,20 @@ class Dispatcher:
                 await _confirm(tool.spec, context)
             policy = self.policy
             timeout = policy.timeout_of(tool.spec)
-            outcome = await tool.invoke(model, context, timeout, policy.workers)
-            result = tool.to_result(outcome)
+            sendable = functools.partial(self._sendable, tool)
+            return await tool.invoke(model, context, timeout, policy.workers, sendable)
         except InputRequired as asked:
             return asked.result
         except BaseException as exc:  # every kind, see the docstring
             if _is_server_cancellation(exc):
                 raise
-            result = self._failure(tool, exc)
+            return self._finished(self._failure(tool, exc))
+
+    def _sendable(self, tool: CompiledTool, outcome: Any) -> CallToolResult:
+        """What a handler returned, as the result to send (checked, redacted, bounded)."""
+        return self._finished(tool.to_result(outcome))
+
+    def _finished(self, result: CallToolResult) -> CallToolResult:
         return finished(result, self.policy.errors.redactor, self.policy.max_result_bytes)
 
     async def _admitted(

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import itertools
 import os
 import signal
 import sys
 import time
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_serializer
 
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.errors import ToolError
@@ -46,8 +47,33 @@ def raise_it(args: Args) -> Any:
         "object": {"thing": object()},
         "big": "x" * 5_000_000,
         "secret": f"the password is {os.environ[SECRET_ENV]}",
+        "endless": itertools.count(),
+        "endless-inside": {"rows": [{"cells": itertools.repeat("x")}]},
+        "huge-int": {"n": 10**5000},
+        "circular": _circular(),
     }
     return returned[args.what]
+
+
+def _circular() -> dict[str, Any]:
+    loop: dict[str, Any] = {}
+    loop["self"] = loop
+    return loop
+
+
+class SlowToSerialize(BaseModel):
+    """A result whose conversion to JSON takes `seconds`."""
+
+    seconds: float
+
+    @field_serializer("seconds")
+    def _slowly(self, seconds: float) -> float:
+        time.sleep(seconds)
+        return seconds
+
+
+def slow_result(args: Args) -> SlowToSerialize:
+    return SlowToSerialize(seconds=args.seconds)
 
 
 async def cancel_itself(args: Args) -> str:
@@ -136,6 +162,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _spec("admin_only", sleep_async, scopes=("admin",)),
     _spec("whoami", whoami),
     _spec("prints_secret", prints_secret),
+    _spec("slow_result", slow_result, timeout=0.5),
     _spec("breaks_sync", breaks_sync),
     _spec("breaks_async", breaks_async),
 )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,6 +81,47 @@ def test_values_with_no_json_form_are_refused(session: StdioSession, what: str) 
     result = session.call("raise_it", {"what": what})
     assert result["isError"] is True and "no JSON form" in text(result)
     still_serving(session)
+
+
+@pytest.mark.parametrize(
+    ("what", "reason"),
+    [
+        ("endless", "iterator"),
+        ("endless-inside", "iterator"),
+        ("huge-int", "integer of 16610 bits is too large"),
+        ("circular", "holds itself"),
+    ],
+)
+def test_values_that_never_end_or_have_no_text_are_refused(
+    session: StdioSession, what: str, reason: str
+) -> None:
+    result = session.call("raise_it", {"what": what})
+    assert result["isError"] is True and "no JSON form" in text(result)
+    assert reason in text(result)
+    still_serving(session)
+
+
+def test_a_result_slow_to_convert_times_out_off_the_event_loop() -> None:
+    """A sync handler's result is converted on its worker thread, within its timeout: a
+    conversion that takes a minute holds neither the answer nor other calls."""
+    with stdio_session(SERVER, env={SECRET_ENV: SECRET}) as slow:
+        slow.send(_call(1, "slow_result", {"seconds": 60}))
+        slow.send(_call(2, "raise_it", {"what": "datetime"}))
+        answers: dict[int, dict[str, Any]] = {}
+        reader = threading.Thread(
+            target=lambda: answers.update((a["id"], a) for a in (slow.read(), slow.read())),
+            daemon=True,
+        )
+        reader.start()
+        reader.join(timeout=20)  # far below the minute a conversion on the event loop takes
+        slow.process.kill()
+    assert "timed out after 0.5 s" in text(answers[1]["result"])
+    assert answers[2]["result"]["isError"] is False
+
+
+def _call(request_id: int, name: str, arguments: dict[str, object]) -> dict[str, object]:
+    params = {"name": name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 
 def test_results_over_the_size_cap_are_refused(session: StdioSession) -> None:
