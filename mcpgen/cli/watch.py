@@ -83,10 +83,10 @@ class _Watch:
         watcher must be made anew for them."""
         if changed:
             self.pending = True
-            if self.started and not self.waiting_for_lock:
-                self.console.rule("saved")
         if not self.pending:
             return False
+        if self.started and not self.waiting_for_lock:  # not again for each retry
+            self.console.rule("saved")
         refusal = self._run()
         if refusal is not None and not self.waiting_for_lock:  # said once, retried each tick
             self.console.print(f"{escape(refusal)}; generating once it is free")

@@ -99,6 +99,19 @@ def manifest_saves(
     return saves(WatchedFiles.of([manifest]), stop_event)
 
 
+def _generated_files(root: Path) -> frozenset[str]:
+    """The files the last run generated: never watched, or a resource embedding one would
+    have each run trigger the next."""
+    from mcpgen.errors import McpgenError
+    from mcpgen.write.state import load_state
+
+    try:
+        state = load_state(root)
+    except (McpgenError, OSError):
+        return frozenset()
+    return frozenset(state.files) if state is not None else frozenset()
+
+
 def embedded_files(root: Path, manifest: Path) -> list[Path]:
     """The manifest and the project files its resources embed (`file:`), as far as the
     manifest can be read now; an unreadable one embeds nothing."""
@@ -110,11 +123,13 @@ def embedded_files(root: Path, manifest: Path) -> list[Path]:
         data = None
     resources = data.get("resources") if isinstance(data, dict) else None
     base = Path(os.path.abspath(root))
+    generated = _generated_files(root)
     files = [manifest]
     for entry in resources if isinstance(resources, list) else []:
         name = entry.get("file") if isinstance(entry, dict) else None
         if isinstance(name, str) and name and "\0" not in name:
             path = Path(os.path.normpath(base / name))
-            if path.is_relative_to(base):  # generate refuses the others: nothing to watch
+            inside = path.is_relative_to(base)  # generate refuses the others
+            if inside and path.relative_to(base).as_posix() not in generated:
                 files.append(path)
     return files

@@ -21,6 +21,7 @@ import pytest
 from rich.console import Console
 
 from mcpgen.cli.watch import watch_project
+from mcpgen.sync.watch import embedded_files
 from mcpgen.write.transaction import DELAY_ENV
 
 from .conftest import Run
@@ -396,3 +397,26 @@ def test_a_signal_during_a_run_stops_the_watch_and_undoes_the_run(
     assert "Traceback" not in watcher.printed
     manifest = (project.root / "mcpgen.yaml").read_bytes()
     assert snapshot_tree(project.root) == {**before, "mcpgen.yaml": manifest}
+
+
+def test_a_resource_embedding_a_generated_file_does_not_regenerate_forever(project: Run) -> None:
+    # The catalog table embeds the resource's bytes: embedding the table itself changes it on
+    # every run, which must not count as a save.
+    data = project.root / "data/settings.json"
+    data.parent.mkdir()
+    data.write_text('{"units": "metric"}\n')
+    project.manifest(project.root.joinpath("mcpgen.yaml").read_text() + RESOURCE)
+    project()
+    with watch_process(project.root) as watcher:
+        project.edit_manifest("data/settings.json", "src/demo/_generated/catalog_table.py")
+        watcher.wait_printed("Wrote ")
+        project.edit_manifest("tools:\n", PING)  # a real save: one more run
+        watcher.wait_until((project.root / HANDLERS / "ping.py").is_file, "the ping handler")
+        watcher.wait_printed("Wrote ", count=2)
+        # The run's own write of the table would start the next run within a tick or two.
+        settle = time.monotonic() + 3
+        while time.monotonic() < settle:
+            assert watcher.printed.count("─ saved ─") == 2, watcher.printed
+            time.sleep(0.05)
+    watched = embedded_files(project.root, project.root / "mcpgen.yaml")
+    assert watched == [project.root / "mcpgen.yaml"]
