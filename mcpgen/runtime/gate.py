@@ -14,7 +14,7 @@ import anyio
 import pydantic_core
 
 from .draining import refusal, runs_while_draining
-from .oversized import EDGE_BYTES, request_id
+from .message_id import EDGE_BYTES, request_id
 from .sessions import SessionBook
 
 if TYPE_CHECKING:

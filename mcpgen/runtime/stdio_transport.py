@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import pydantic_core
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server.lowlevel.server import Server
 from mcp.shared.message import SessionMessage
@@ -40,8 +41,9 @@ from .boot import Rest
 from .boot import claimed_stdio as claimed_stdio  # noqa: PLC0414  (re-exported for callers)
 from .draining import ANSWERED_WHILE_DRAINING, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE
 from .http_options import DEFAULT_MAX_BODY_BYTES
-from .oversized import EDGE_BYTES, request_id
-from .stdio import error_for, too_long
+from .message_id import EDGE_BYTES
+from .message_id import request_id as read_request_id
+from .stdio import error_for, too_long, unusable_id
 from .stdio_fast_path import FastPath
 from .table import encode_json
 
@@ -248,11 +250,18 @@ class _Inbound:
     async def _parsed(self, line: bytes) -> Any:
         """The message on `line`; None once a line that holds none is answered."""
         try:
-            return jsonrpc_message_adapter.validate_json(line, by_name=False)
+            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+            if isinstance(message, JSONRPCNotification) and _has_an_id(line):
+                # The SDK's reading of a request whose id is neither a string nor an integer
+                # (`1.5`, `true`, `null`): a notification, never answered. Its caller waits.
+                await self.to_writer.send(SessionMessage(unusable_id()))
+                return None
+            return message
         except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
             lenient = _with_lone_surrogates(line)
-            if lenient is None:
-                await self.to_writer.send(SessionMessage(error_for(exc)))
+            if lenient is None:  # answered with its id, if it shows one: its caller waits
+                request_id = _unread_request_id(line)
+                await self._answer_at_once(request_id, error_for(exc, request_id))
             return lenient
 
     async def _answer_at_once(self, request_id: RequestId | None, error: JSONRPCError) -> None:
@@ -260,6 +269,25 @@ class _Inbound:
         if request_id is not None:
             self.pending.refused(request_id)  # counted off as its answer is sent
         await self.to_writer.send(SessionMessage(error))
+
+
+def _has_an_id(line: bytes) -> bool:
+    """Whether the JSON object on `line` has a top-level `id` (looked for only where the
+    text names one: notifications never do)."""
+    if b'"id"' not in line:
+        return False
+    try:
+        return "id" in pydantic_core.from_json(line)
+    except (ValueError, TypeError):
+        return False
+
+
+def _unread_request_id(line: bytes) -> RequestId | None:
+    """The id of the request on a line that could not be read; None for a line that holds
+    no request (an answer to the server's own request has an id, and no `method`)."""
+    if b'"method"' not in line:
+        return None
+    return read_request_id(line[:EDGE_BYTES], line[-EDGE_BYTES:])
 
 
 def _shutting_down(request_id: RequestId) -> JSONRPCError:
@@ -382,7 +410,7 @@ class _Lines:
                 self._keep_tail(line)
                 lines.append(self._refused())
             elif len(line) > self._limit:
-                lines.append(TooLong(request_id(line[:EDGE_BYTES], line[-EDGE_BYTES:])))
+                lines.append(TooLong(read_request_id(line[:EDGE_BYTES], line[-EDGE_BYTES:])))
             else:
                 lines.append(line)
         del self._buffer[: end + 1]
@@ -409,7 +437,7 @@ class _Lines:
         self._tail = (self._tail + data[-EDGE_BYTES:])[-EDGE_BYTES:]
 
     def _refused(self) -> TooLong:
-        refused = TooLong(request_id(self._head, self._tail))
+        refused = TooLong(read_request_id(self._head, self._tail))
         self._dropping, self._head, self._tail = False, b"", b""
         return refused
 

@@ -495,3 +495,33 @@ def test_requests_that_need_the_sdk_wait_for_it_and_the_session_goes_on() -> Non
         assert listed < WARM_UP  # answered before the server was loaded
     finally:
         opened.close()
+
+
+def test_unreadable_requests_are_answered_with_the_id_they_show(server: Server) -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    server.send(
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"odd","arguments":'
+        + deep
+        + b"}}",  # too deep for the parser
+        b'{"jsonrpc":"2.0","id":2,"method":"ping"}\x00',  # not JSON after the object
+        b'{"jsonrpc":"1.0","id":3,"method":"ping"}',  # not JSON-RPC 2.0
+        b'{"jsonrpc":"2.0","id":4,"method":"ping"}\r',  # CRLF: whitespace, answered as usual
+        b'{"jsonrpc":"2.0","result":{},"id":5,"x":',  # an answer (no method): its id is not ours
+        b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}',  # ids the SDK takes for notifications
+        b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
+        b'{"jsonrpc":"2.0","id":null,"method":"ping"}',
+        b"[" * 100_000,
+    )
+    assert server.answer(1)["error"]["code"] == -32700
+    assert server.answer(2)["error"]["code"] == -32700
+    assert server.answer(3)["error"]["code"] == -32600
+    assert server.answer(4)["result"] == {}
+    assert server.process.stdin is not None
+    server.process.stdin.write(b'{"jsonrpc":"2.0","id":"last","method":"ping"')  # EOF, unended
+    server.process.stdin.close()
+    assert server.ended() == 0
+    assert server.answer("last", timeout=0)["error"]["code"] == -32700
+    nulls = server.answers(None)
+    assert len(nulls) == 5, nulls  # the answer, the three odd ids, the deep array
+    assert sum("string or an integer" in line["error"]["message"] for line in nulls) == 3
+    assert server.answers(5) == []

@@ -1,12 +1,12 @@
-"""The id of a message too large to read: found in its first or last few kilobytes.
+"""The id of a message that cannot be read whole: too large, too deep, not quite JSON.
 
-A message over the size limit is refused unread, and its answer must carry the request's
-id, or the client waits for it forever. Clients write the id near the start (`jsonrpc`,
-`id`, `method`, then the large `params`) or, hand-built, at the end; so the transports keep
-a message's first and last `EDGE_BYTES` and look there for a top-level `"id"` member. What is
-looked at is bounded, and read with the standard library's C decoder a member at a time; an
-id that cannot be told for sure (cut by the edge, nested, not a string or an integer) is
-None, and the answer goes out with a null id, as JSON-RPC says for an unreadable request.
+A message refused unread must still be answered with the request's id, or the client waits
+for it forever. Clients write the id near the start (`jsonrpc`, `id`, `method`, then the
+large `params`) or, hand-built, at the end; so the transports keep a message's first and
+last `EDGE_BYTES` and look there for a top-level `"id"` member. What is looked at is bounded,
+and read with the standard library's C decoder a member at a time; an id that cannot be
+told for sure (cut by the edge, nested, not a string or an integer) is None, and the answer
+goes out with a null id, as JSON-RPC says for a request whose id cannot be detected.
 """
 
 from __future__ import annotations
