@@ -250,17 +250,27 @@ class ErrorPolicy:
     def unexpected(self, tool: str, exc: BaseException) -> str:
         """The client's text for an exception that is not a `ToolError`; logs the rest."""
         error_id = new_error_id()
+        message = message_of(exc)
         logger.error(
             "tool %r failed (error id %s): %s: %s",
             tool,
             error_id,
             type(exc).__name__,
-            exc,
+            message,
             exc_info=(type(exc), exc, exc.__traceback__),
         )
         if self.debug:
-            return self.redactor.text(f"Tool {tool!r} failed: {type(exc).__name__}: {exc}")
+            return self.redactor.text(f"Tool {tool!r} failed: {type(exc).__name__}: {message}")
         return f"Tool {tool!r} failed: {type(exc).__name__} (error id {error_id})"
 
     def tool_error(self, exc: ToolError) -> str:
-        return self.redactor.text(str(exc))
+        return self.redactor.text(message_of(exc))
+
+
+def message_of(exc: BaseException) -> str:
+    """`str(exc)`, or a stand-in when the exception cannot say it: its `__str__` is user
+    code, which may raise (or recurse) like any other."""
+    try:
+        return str(exc)
+    except BaseException:  # every kind: what a handler raised must not escape through it
+        return f"<{type(exc).__name__} whose message could not be read>"

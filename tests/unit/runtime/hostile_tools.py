@@ -27,6 +27,18 @@ class Args(BaseModel):
     seconds: float = 0
 
 
+class Unreadable(Exception):
+    """An exception whose message cannot be read: its `__str__` recurses."""
+
+    def __str__(self) -> str:
+        return str(self)
+
+
+class UnreadableToolError(ToolError):
+    def __str__(self) -> str:
+        raise RuntimeError("no message")
+
+
 def raise_it(args: Args) -> Any:
     """Raise (or return) whatever `what` names."""
     kinds: dict[str, Any] = {
@@ -35,6 +47,8 @@ def raise_it(args: Args) -> Any:
         "generator-exit": GeneratorExit(),
         "tool-error": ToolError("the city is unknown"),
         "leak": RuntimeError(f"could not connect to postgres://app:{os.environ[SECRET_ENV]}@db/x"),
+        "unreadable": Unreadable(),
+        "unreadable-tool-error": UnreadableToolError(),
     }
     if args.what in kinds:
         raise kinds[args.what]

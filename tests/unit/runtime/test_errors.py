@@ -46,6 +46,19 @@ def test_async_handlers_raising_cancel_or_exit_are_error_results(
     still_serving(session)
 
 
+@pytest.mark.parametrize("args", [[], ["--debug"]])
+@pytest.mark.parametrize("what", ["unreadable", "unreadable-tool-error"])
+def test_an_exception_whose_message_cannot_be_read_is_an_error_result(
+    args: list[str], what: str
+) -> None:
+    with stdio_session(SERVER, args, env={SECRET_ENV: SECRET}) as opened:
+        result = opened.call("raise_it", {"what": what})
+        assert result["isError"] is True, result
+        if what == "unreadable-tool-error" or args:
+            assert "message could not be read" in text(result)
+        still_serving(opened)
+
+
 def test_tool_error_message_is_the_error_text(session: StdioSession) -> None:
     result = session.call("raise_it", {"what": "tool-error"})
     assert result["isError"] is True and text(result) == "the city is unknown"
