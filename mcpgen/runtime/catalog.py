@@ -170,7 +170,7 @@ class Catalog:
             )
             return contents(uri, mime, outcome)
         for template in self.templates:
-            arguments = template.arguments(uri)
+            arguments = await template.arguments(uri)
             if arguments is not None:
                 mime = template.spec.definition.get("mimeType")
                 outcome = await call_handler(

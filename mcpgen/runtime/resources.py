@@ -34,7 +34,7 @@ from .limits import PoolSaturated
 from .results import plain_json
 from .template_values import Refused, check_safe, decoded, shown, typed
 from .uri_template import MAX_URI_LENGTH, UriTemplate, Variable
-from .validation import SchemaCheck
+from .validation import SchemaCheck, off_loop_if
 
 # The protocol's code for a URI no resource or template answers to.
 RESOURCE_NOT_FOUND = -32002
@@ -142,13 +142,19 @@ class CompiledTemplate:
         self.spec = spec
         self.matcher = UriTemplate(spec.uri_template)
         self.checks = {name: SchemaCheck(schema) for name, schema in spec.parameters.items()}
+        self._isolated = any(check.isolated for check in self.checks.values())
         self._defaulted = _defaulted_parameters(spec.handler)
 
-    def arguments(self, uri: str) -> dict[str, Any] | None:
+    async def arguments(self, uri: str) -> dict[str, Any] | None:
         """The handler's keyword arguments for `uri`, None if it does not match.
 
         MCPError (invalid params) when a variable is unsafe, missing or fails its schema.
+        Off the event loop when a schema's pattern may wait for the regex child process.
         """
+        return await off_loop_if(self._isolated, self.arguments_now, uri)
+
+    def arguments_now(self, uri: str) -> dict[str, Any] | None:
+        """`arguments`, on this thread."""
         found = self.matcher.match(uri)
         if found is None:
             return None

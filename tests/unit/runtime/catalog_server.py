@@ -65,6 +65,8 @@ TEMPLATES = [
     _template("git://diff/{+range}", raw=frozenset({"range"})),
     _template("num://{x}", parameters={"x": {"type": "number", "minimum": 0, "maximum": 10}}),
     _template("flag://{on}", parameters={"on": {"type": "boolean"}}),
+    # A back-reference: matched by the backtracking engine, in the regex child process.
+    _template("word://{w}", parameters={"w": {"type": "string", "pattern": "^(a|aa)+\\1$"}}),
     _template("search://s{?q,n}", search, parameters={"n": {"type": "integer"}}),
     _template(
         "tag://{t}",

@@ -364,3 +364,9 @@ def test_a_blocking_sync_handler_stalls_no_one(method: str, params: dict[str, An
         caller.join(timeout=30)
         message = refused(answers[0], -32603)
         assert "timeout (3.0 s)" in message, message
+
+
+def test_a_parameter_pattern_that_runs_out_of_time_refuses(session: StdioSession) -> None:
+    message = refused(read(session, "word://" + "a" * 40 + "b"))
+    assert message.startswith("w: ") and "took too long" in message
+    assert given(read(session, "word://aaaa")) == {"w": ["aaaa", "str"]}
