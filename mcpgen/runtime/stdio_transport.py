@@ -83,10 +83,9 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
         writer = _Writer(to_writer, output, pending, fast, opening)
         tasks.start_soon(writer.run)
         reading, input_open = anyio.CancelScope(), anyio.CancelScope()
-        drain = _Drain()
-        inbound = _Inbound(to_server, server_writes.clone(), pending, fast, max_line, drain=drain)
-        source = _Source(read_fd, opening, writer.replayed, drain)
-        with _sigterm_drains(drain):
+        inbound = _Inbound(to_server, server_writes.clone(), pending, fast, max_line)
+        source = _Source(read_fd, opening, writer.replayed, inbound.drain)
+        with _sigterm_drains(inbound.drain):
             if fast is None:
                 tasks.start_soon(_read_loop, reading, source, inbound, input_open, max_line)
                 await server.run(
@@ -202,15 +201,13 @@ class _Inbound:
         pending: _Pending,
         fast: FastPath | None,
         max_line: int,
-        *,
-        drain: _Drain | None = None,
     ) -> None:
         self.to_server = to_server
         self.to_writer = to_writer
         self.pending = pending
         self._fast = fast
         self.max_line = max_line
-        self.drain = drain or _Drain()
+        self.drain = _Drain()  # started by SIGTERM
 
     async def accept(self, line: bytes | TooLong) -> None:
         """Route one line, or answer one dropped as too long."""
