@@ -52,7 +52,7 @@ from .resources import (
     not_found,
     page,
     refusal,
-    too_long,
+    unreadable,
 )
 from .template_values import shown
 
@@ -144,10 +144,11 @@ class Catalog:
     ) -> ReadResourceResult:
         """The contents at `uri`: a fixed resource first, then the first template that matches.
 
-        A URI too long to match is refused before any work; contents over the server's
-        result limit (--max-result-bytes) are refused as a tool's result would be.
+        A URI too long to match, or not Unicode text, is refused before any work; contents
+        over the server's result limit (--max-result-bytes) are refused as a tool's result
+        would be.
         """
-        refused = too_long(uri)
+        refused = unreadable(uri)
         if refused is not None:
             raise refused
         return self._bounded(uri, await self._contents(uri, ctx))

@@ -127,12 +127,21 @@ def _cut(uri: str) -> str:
     return uri if len(uri) <= MAX_SHOWN_URI else uri[:MAX_SHOWN_URI] + "…"
 
 
-def too_long(uri: str) -> MCPError | None:
-    """The refusal of a URI over the length templates are matched against, if it is one."""
-    if len(uri) <= MAX_URI_LENGTH:
-        return None
-    message = f"the URI is {len(uri)} characters long, over the limit of {MAX_URI_LENGTH}"
-    return refusal(uri, message)
+def unreadable(uri: str) -> MCPError | None:
+    """The refusal of a URI no template is matched against, if it is one: one over the
+    length limit, or one that is not Unicode text (a lone surrogate, from a JSON escape)."""
+    if len(uri) > MAX_URI_LENGTH:
+        message = f"the URI is {len(uri)} characters long, over the limit of {MAX_URI_LENGTH}"
+        return refusal(uri, message)
+    if not uri.isascii():
+        try:
+            uri.encode("utf-8")
+        except UnicodeEncodeError:
+            return refusal(uri.encode("utf-8", "backslashreplace").decode(), _NOT_UNICODE)
+    return None
+
+
+_NOT_UNICODE = "the URI is not Unicode text: it holds a lone surrogate (a \\udcxx escape)"
 
 
 class CompiledTemplate:

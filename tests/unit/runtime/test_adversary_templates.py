@@ -208,6 +208,13 @@ def test_a_uri_over_64_kib_is_refused_up_front(session: StdioSession) -> None:
 
 
 @pytest.mark.parametrize(
+    "uri", ["notes://\udcff/5", "docs://a\udcff", "nothing://\ud800", "ok://text\udcff"]
+)
+def test_a_uri_that_is_not_unicode_text_is_invalid_params(session: StdioSession, uri: str) -> None:
+    assert "lone surrogate" in refused(read(session, uri))
+
+
+@pytest.mark.parametrize(
     ("uri", "words"),
     [
         ("search://s", "no q="),
