@@ -42,6 +42,8 @@ def runs_while_draining(message: Any) -> bool:
 
 
 def refusal(request_id: object) -> dict[str, Any]:
-    """The JSON-RPC error for a request refused while draining."""
+    """The JSON-RPC error for a request refused while draining (a null id for one that is
+    neither a string nor an integer: the SDK would not have read it as a request)."""
     error = {"code": SHUTTING_DOWN, "message": SHUTTING_DOWN_MESSAGE}
-    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+    usable = request_id if type(request_id) in (str, int) else None
+    return {"jsonrpc": "2.0", "id": usable, "error": error}
