@@ -124,7 +124,9 @@ def refusal(uri: str, message: str, code: int = INVALID_PARAMS) -> MCPError:
 
 
 def _cut(uri: str) -> str:
-    return uri if len(uri) <= MAX_SHOWN_URI else uri[:MAX_SHOWN_URI] + "…"
+    """`uri` for an error's data: bounded, and a lone surrogate written as its escape."""
+    cut = uri if len(uri) <= MAX_SHOWN_URI else uri[:MAX_SHOWN_URI] + "…"
+    return cut if cut.isascii() else cut.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def unreadable(uri: str) -> MCPError | None:
@@ -137,7 +139,7 @@ def unreadable(uri: str) -> MCPError | None:
         try:
             uri.encode("utf-8")
         except UnicodeEncodeError:
-            return refusal(uri.encode("utf-8", "backslashreplace").decode(), _NOT_UNICODE)
+            return refusal(uri, _NOT_UNICODE)
     return None
 
 
