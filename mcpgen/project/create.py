@@ -117,11 +117,22 @@ def create_project(
             committed, problem = _first_commit(target) if git else (False, None)
         except BaseException as exc:
             # A half-made project is worse than none: remove what this command created.
-            with transaction.signals_blocked():
-                said = made.remove(written)
+            said = _remove_made(made, written)
             _raise_after_removal(exc, said)
             raise
     return NewProject(target, start.manifest, report, committed, problem)
+
+
+def _remove_made(made: _Made, written: transaction.Written) -> str:
+    """`made.remove`, which no signal interrupts; a second Ctrl-C that came meanwhile is
+    dropped once it is done, so that what was removed is still said."""
+    said = ""
+    try:
+        with transaction.signals_blocked():
+            said = made.remove(written)
+    except (KeyboardInterrupt, transaction.Signalled):
+        pass
+    return said
 
 
 def _scaffold(target: Path, start: StartingManifest) -> None:

@@ -72,13 +72,17 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     """
     content = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _new_file_mode()
+    old = path.stat() if path.exists() else None
+    mode = stat.S_IMODE(old.st_mode) if old is not None else _new_file_mode()
     handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(content)
             stream.flush()
             os.fsync(stream.fileno())
+        if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+            with contextlib.suppress(OSError):  # allowed to root only: the file stays its owner's
+                os.chown(temp_name, old.st_uid, old.st_gid)
         os.chmod(temp_name, mode)  # mkstemp makes 0600; a new file gets what open() would give
         os.replace(temp_name, path)
         fsync_directory(path.parent)

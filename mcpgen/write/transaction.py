@@ -176,8 +176,9 @@ STAGING_THREADS = 8
 def _stage_all(root: Path, planned: _Planned) -> None:
     """Every new file written and fsynced under its temp name, before the first link.
 
-    On a signal or an error the pool still finishes what it started, so the rollback that
-    follows finds every temp that exists (it removes each one the journal lists)."""
+    On an error the pool still finishes what it started, so the rollback that follows finds
+    every temp that exists (it removes each one the journal lists); signals wait (the caller
+    blocks them) until every thread is done."""
     with ThreadPoolExecutor(STAGING_THREADS, thread_name_prefix="mcpgen-stage") as pool:
         staged = []
         for index, content in planned.contents.items():
@@ -390,7 +391,10 @@ def commit(root: Path, steps: Sequence[Step], *, hook: StepHook | None = None) -
             journal.save(root, planned.journal)
             for folder in planned.journal.dirs:
                 (root / folder).mkdir(exist_ok=True)
-            _stage_all(root, planned)
+            # A signal waits for the staging: one landing while the pool starts a thread would
+            # leave that thread writing temps after the rollback has removed them.
+            with signals_blocked():
+                _stage_all(root, planned)
             hooked: set[int] = set()
             for index, op in enumerate(planned.journal.ops):
                 step_index = planned.origin[index]
