@@ -99,25 +99,6 @@ def not_found(uri: str) -> MCPError:
     return refusal(uri, "Resource not found", RESOURCE_NOT_FOUND)
 
 
-class TemplateMatcher:
-    """A template's variables out of a URI, percent-decoded (no safety checks, no types)."""
-
-    def __init__(self, template: str) -> None:
-        self.template = UriTemplate(template)
-
-    def match(self, uri: str) -> dict[str, str] | None:
-        found = self.template.match(uri)
-        if found is None:
-            return None
-        path, pairs = found
-        values = {name: decoded(raw) for name, raw in path.items()}
-        wanted = {v.name for v in self.template.query_variables}
-        for name, raw in pairs:
-            if name in wanted:
-                values.setdefault(name, decoded(raw))
-        return values
-
-
 def refusal(uri: str, message: str, code: int = INVALID_PARAMS) -> MCPError:
     """A protocol error about `uri` whose size does not follow the URI's."""
     return MCPError(code, message, {"uri": _cut(uri)})

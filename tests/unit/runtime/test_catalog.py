@@ -26,10 +26,11 @@ from mcpgen.runtime import resources as resources_module
 from mcpgen.runtime.catalog import Catalog
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.prompts import PromptSpec
-from mcpgen.runtime.resources import ResourceSpec, TemplateMatcher, TemplateSpec
+from mcpgen.runtime.resources import ResourceSpec, TemplateSpec
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import ServerInfo, build_server
-from mcpgen.runtime.template_values import Refused, typed
+from mcpgen.runtime.template_values import Refused, decoded, typed
+from mcpgen.runtime.uri_template import UriTemplate
 
 ERAS = ["legacy", "2026-07-28"]
 PNG = base64.b64encode(b"\x89PNG\r\n").decode()
@@ -241,7 +242,12 @@ async def test_lists_are_paginated() -> None:
     ],
 )
 def test_template_matching(template: str, uri: str, expected: dict[str, str] | None) -> None:
-    assert TemplateMatcher(template).match(uri) == expected
+    found = UriTemplate(template).match(uri)
+    if found is None:
+        assert expected is None
+        return
+    path, query = found
+    assert {name: decoded(raw) for name, raw in [*path.items(), *query]} == expected
 
 
 def test_typed_values_are_strict() -> None:
