@@ -65,8 +65,9 @@ MAX_PROBLEMS = 20
 PROBLEM_LIMIT = 300
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 # Verdict threads the calls of one tool may hold at once (the others wait their turn without
-# a thread): a flood of runaway matches on one tool leaves the rest to every other tool.
-TOOL_VERDICT_THREADS = max(1, VERDICT_THREADS // 2)
+# a thread): one matching and one next, since a schema's matches run one at a time. A flood
+# of runaway matches on a tool, or on three, leaves threads to every other tool.
+TOOL_VERDICT_THREADS = max(1, VERDICT_THREADS // 4)
 
 
 class ToolEntry(Protocol):

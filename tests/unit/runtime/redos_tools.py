@@ -45,6 +45,8 @@ TOOLS: list[ToolSpec[Any]] = [
     _text_tool("nested", NESTED),
     _text_tool("nested_backreference", NESTED_BACKREFERENCE),
     _text_tool("same_ends", SAME_ENDS),
+    # The same runaway, a second tool to attack.
+    _text_tool("nested_backreference_too", NESTED_BACKREFERENCE),
     ToolSpec(
         {"name": "ping", "inputSchema": {"type": "object"}},
         input_model=Args,

@@ -80,20 +80,23 @@ def test_sigterm_during_runaway_matches_exits_0_in_time_leaving_no_child(
     server.close()
 
 
+@pytest.mark.parametrize(
+    "attacked", [["nested_backreference"], ["nested_backreference", "nested_backreference_too"]]
+)
 def test_a_flood_of_runaway_matches_on_one_tool_refuses_no_call_of_another(
-    server: StdioServer,
+    server: StdioServer, attacked: list[str]
 ) -> None:
-    """An attacker keeps one tool's back-reference busy; another tool's back-reference
-    calls, benign, are all answered, none refused for lack of time."""
+    """An attacker keeps one tool's back-reference busy (or two tools'); another tool's
+    back-reference calls, benign, are all answered, none refused for lack of time."""
     try:
-        attack = iter(range(1000, 2000))
+        attack = iter(range(1000, 3000))
         server.send(
-            *(_call(next(attack), "nested_backreference", {"text": RUNAWAY}) for _ in range(30))
+            *(_call(next(attack), tool, {"text": RUNAWAY}) for _ in range(30) for tool in attacked)
         )
         refused = []
         for victim in range(40):
             # The attacker keeps the flood going while the victim calls.
-            server.send(_call(next(attack), "nested_backreference", {"text": RUNAWAY}))
+            server.send(*(_call(next(attack), tool, {"text": RUNAWAY}) for tool in attacked))
             server.send(_call(victim + 1, "same_ends", {"text": "abca"}))
             _, answer = server.reply(victim + 1, timeout=60)
             if answer["result"]["isError"]:
