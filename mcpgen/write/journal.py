@@ -74,8 +74,9 @@ def save(root: Path, journal: Journal) -> None:
     """Write the journal durably (temp file, fsync, rename, fsync of the folder)."""
     path = root / JOURNAL_PATH
     temp = path.with_name(f".{path.name}.writing")
+    temp.unlink(missing_ok=True)  # a leftover, or a planted symlink: never written through
     try:
-        with temp.open("w", encoding="utf-8") as handle:
+        with os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), "w") as handle:
             handle.write(render(journal))
             handle.flush()
             os.fsync(handle.fileno())

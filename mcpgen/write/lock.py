@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from mcpgen.errors import McpgenError
+from mcpgen.relpath import outside_reason
 
 LOCK_PATH = ".mcpgen/lock"
 
@@ -39,7 +40,8 @@ def _describe_holder(path: Path) -> str:
 def _try_lock(path: Path) -> int | None:
     """An open, locked descriptor of the lock file at `path`, or None if someone holds it."""
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        # Never through a symlink: a cloned repository could point the lock at any file.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -61,7 +63,7 @@ def _try_shared(path: Path) -> tuple[int | None, bool]:
     (a read-only checkout, another user's `.mcpgen/`): a shared lock on the file if there is
     one. (the descriptor or None, whether a writer holds the lock)."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None, False  # no lock file, and none can be made: nobody writes here
     try:
@@ -82,6 +84,19 @@ def _name_the_holder(fd: int) -> None:
     with contextlib.suppress(OSError):
         os.ftruncate(fd, 0)
         os.write(fd, json.dumps(holder).encode("utf-8"))
+
+
+def _refuse_links(root: Path, path: Path) -> None:
+    """`.mcpgen/` and its lock are mcpgen's own: a symlink there (a cloned repository's) would
+    make the lock, the journal and the state land outside the project, or truncate a file."""
+    reason = outside_reason(root, LOCK_PATH)
+    if reason is None and path.is_symlink():
+        reason = "it is a symlink"
+    if reason is not None:
+        raise McpgenError(
+            f"refusing {LOCK_PATH}: {reason}; nothing was written (remove the link and run "
+            "the command again)"
+        )
 
 
 # Why a lock file cannot be made or opened for writing, other than a real problem.
@@ -106,6 +121,7 @@ def project_lock(root: Path, *, wait: float = 0.0, reading: bool = False) -> Ite
     path = root / LOCK_PATH
     made_folder = not path.parent.exists()
     shared = held_by_writer = False
+    _refuse_links(root, path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         deadline = time.monotonic() + wait
