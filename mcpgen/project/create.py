@@ -208,8 +208,12 @@ def _raise_after_removal(exc: BaseException, said: str) -> None:
     if signum is not None:
         by = "" if signum == signal.SIGINT else f" by {signal.Signals(signum).name}"
         raise McpgenError(f"interrupted{by}: {said}", exit_code=128 + signum) from None
-    if isinstance(exc, McpgenError):
+    if isinstance(exc, McpgenError) and "\n" in exc.message:
         exc.message += f"\n{said}"
+    elif isinstance(exc, McpgenError):  # one line: the failure, then what was removed
+        for done_nothing in ("; nothing was changed", "; nothing was written"):
+            exc.message = exc.message.removesuffix(done_nothing)
+        exc.message += f"; {said}"
 
 
 def _signal_of(exc: BaseException) -> int | None:

@@ -119,7 +119,7 @@ def test_a_full_disk_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
 def test_new_on_a_full_disk_leaves_nothing(tmp_path: Path) -> None:
     with _tmpfs(tmp_path / "disk", "400k") as disk:
         done = _mcpgen("new", "demo", "--dir", str(disk / "p"), "--no-input", "--no-git")
-        _one_error_line(done, "No space left")
+        _one_error_line(done, "No space left", f"removed {disk / 'p'}")
         assert sorted(p.name for p in disk.iterdir()) == []
 
 
