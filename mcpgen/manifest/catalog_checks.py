@@ -7,6 +7,7 @@ arguments, and handler module names that no two entries (tools included) share.
 
 from __future__ import annotations
 
+import keyword
 import os
 import re
 import string
@@ -183,6 +184,11 @@ def _template(path: JsonPath, template: dict[str, Any]) -> list[Finding]:
         findings.append(Finding((*path, key), "the URI template repeats a variable"))
     findings += _matching(path, key, text)
     findings += _raw_variables(path, template, variables)
+    findings += [
+        Finding((*path, key), f"the variable {{{name}}} {problem}")
+        for name in dict.fromkeys(variables)
+        if (problem := _parameter_problem(name)) is not None
+    ]
     for what in ("parameters", "completions"):
         declared = template.get(what)
         if not isinstance(declared, dict):
@@ -211,6 +217,17 @@ def _matching(path: JsonPath, key: str, text: str) -> list[Finding]:
         )
         for problem in ambiguities(text)
     ]
+
+
+def _parameter_problem(name: str) -> str | None:
+    """Why `name` cannot be a parameter of the handler it is passed to, if it cannot."""
+    if not name.isidentifier() or not name.isascii():
+        return "is passed to the handler by name: it must be a Python identifier"
+    if keyword.iskeyword(name):
+        return "is passed to the handler by name: it must not be a Python keyword"
+    if name == "ctx":
+        return "is passed to the handler by name: `ctx` is the context's parameter"
+    return None
 
 
 def _raw_variables(path: JsonPath, template: dict[str, Any], variables: list[str]) -> list[Finding]:
@@ -251,6 +268,14 @@ def _prompt(path: JsonPath, prompt: dict[str, Any]) -> list[Finding]:
                 continue
             if name in declared:
                 message = f"duplicate argument name '{name}'"
+                findings.append(Finding((*path, "arguments", index, "name"), message))
+            # (The manifest's schema already wants an identifier: keywords and `ctx` remain.)
+            elif (
+                _needs_handler("prompts", prompt)
+                and name.isidentifier()
+                and (problem := _parameter_problem(name))
+            ):
+                message = f"the argument '{name}' {problem}"
                 findings.append(Finding((*path, "arguments", index, "name"), message))
             declared.append(name)
     template = prompt.get("template")

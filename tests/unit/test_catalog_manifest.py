@@ -275,3 +275,33 @@ def test_a_file_resource_over_1_mib_is_warned_about(tmp_path: Path) -> None:
         "into the server and sent whole on every read (over the server's --max-result-bytes it is "
         "refused); serve a large file from a handler, or a resource link to it"
     ]
+
+
+@pytest.mark.parametrize(
+    ("variable", "problem"),
+    [
+        ("a.b", "it must be a Python identifier"),
+        ("a%20b", "it must be a Python identifier"),
+        ("class", "it must not be a Python keyword"),
+        ("ctx", "`ctx` is the context's parameter"),
+    ],
+)
+def test_a_template_variable_is_a_handler_parameter(variable: str, problem: str) -> None:
+    text = f"resource_templates:\n  - {{uri_template: 'x://{{{variable}}}', name: t}}\n"
+    assert errors(text) == [
+        f"mcpgen.yaml:5:20: resource_templates[0].uri_template: the variable {{{variable}}} "
+        f"is passed to the handler by name: {problem}"
+    ]
+
+
+def test_a_prompt_handler_argument_is_a_parameter() -> None:
+    text = "prompts:\n  - {name: p, arguments: [{name: class}, {name: ctx}]}\n"
+    assert errors(text) == [
+        "mcpgen.yaml:5:34: prompts[0].arguments[0].name: the argument 'class' is passed to "
+        "the handler by name: it must not be a Python keyword",
+        "mcpgen.yaml:5:49: prompts[0].arguments[1].name: the argument 'ctx' is passed to "
+        "the handler by name: `ctx` is the context's parameter",
+    ]
+    assert (
+        errors("prompts:\n  - {name: p, arguments: [{name: class}], template: '{class}'}\n") == []
+    )
