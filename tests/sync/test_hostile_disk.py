@@ -11,9 +11,11 @@ import contextlib
 import errno
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -243,3 +245,36 @@ def test_a_server_name_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     done = _mcpgen("new", NOT_UTF8, "--no-input", "--no-git", cwd=tmp_path)
     _one_error_line(done, r"the server name \xff\xfeproj is not valid UTF-8")
     assert list(tmp_path.iterdir()) == []
+
+
+def _as_another_user(*args: str) -> subprocess.CompletedProcess[bytes]:
+    """`python -m mcpgen` as uid 65534, which may read everything (CAP_DAC_READ_SEARCH, so
+    it reaches this Python) but write nothing root owns: a checkout owned by someone else."""
+    caps = ["--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"]
+    user = ["--reuid=65534", "--regid=65534", "--clear-groups", *caps]
+    return subprocess.run(
+        ["setpriv", *user, "env", "HOME=/nonexistent", sys.executable, "-m", "mcpgen", *args],
+        capture_output=True,
+        check=False,
+        timeout=300,
+    )
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv"
+)
+def test_check_works_on_a_checkout_owned_by_another_user() -> None:
+    # Outside pytest's temporary folders, which only root may enter.
+    base = Path(tempfile.mkdtemp(prefix="mcpgen-owned-"))
+    try:
+        base.chmod(0o755)
+        root = base / "p"
+        _new_project(root)
+        before = snapshot_tree(root)
+        for args in (["generate", "--check"], ["generate", "--diff"], ["check"]):
+            done = _as_another_user(*args, str(root))
+            assert done.returncode == 0, (args, done.stderr)
+        _one_error_line(_as_another_user("generate", str(root)), "Permission denied")
+        assert snapshot_tree(root) == before
+    finally:
+        shutil.rmtree(base)
