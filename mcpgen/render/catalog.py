@@ -218,6 +218,8 @@ def sync_view(entry: Entry) -> JSON:
     elif isinstance(entry, ResourceTemplate):
         view["parameters"] = entry.parameters
         view["completions"] = _completion_view(entry.completions, entry.completion_handlers)
+        if entry.raw:  # only when set, so records made before `raw:` existed still match
+            view["raw"] = sorted(entry.raw)
     else:
         view["template"] = entry.template
         listed = {a.name: a.completions for a in entry.arguments if a.completions}
