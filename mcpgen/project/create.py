@@ -17,12 +17,16 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcpgen.errors import ManifestInvalid, McpgenError, has_errors
 from mcpgen.manifest import MANIFEST_FILENAME
 from mcpgen.manifest.model import Manifest
 from mcpgen.sync.engine import GenerateReport, Prepared
 from mcpgen.write import journal, transaction
+
+if TYPE_CHECKING:
+    from mcpgen.scaffold import ScaffoldAnswers
 
 FIRST_COMMIT = "New MCP server project from mcpgen"
 
@@ -139,17 +143,36 @@ def _scaffold(target: Path, start: StartingManifest) -> None:
     """Render the copier template aside, then create its files in `target` in one commit:
     a file the user saves into `target` meanwhile is never replaced, and an interrupted
     render leaves nothing in `target`."""
-    from mcpgen.scaffold import ScaffoldAnswers, render_scaffold
+    from mcpgen.scaffold import ScaffoldAnswers
 
     answers = ScaffoldAnswers.from_manifest(start.manifest, example=start.example)
     with tempfile.TemporaryDirectory(prefix="mcpgen-scaffold-") as staging:
-        render_scaffold(Path(staging), answers)
+        _render_aside(Path(staging), answers)
         steps = [
             transaction.Step("create", file.relative_to(staging).as_posix(), file.read_bytes())
             for file in sorted(Path(staging).rglob("*"))
             if file.is_file()
         ]
     transaction.commit(target, steps)
+
+
+def _render_aside(staging: Path, answers: ScaffoldAnswers) -> None:
+    """copier's run into `staging`; its failures (a full disk where temporary files go, a
+    `git` it runs that fails) are one line, not copier's traceback."""
+    from mcpgen.scaffold import render_scaffold
+
+    try:
+        render_scaffold(staging, answers)
+    except Exception as exc:  # copier's own errors too: reported, never a traceback
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else _first_line(exc)
+        raise McpgenError(
+            f"cannot render the project template in {staging.parent}: {reason}"
+        ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 @dataclass
@@ -208,6 +231,9 @@ def _raise_after_removal(exc: BaseException, said: str) -> None:
     if signum is not None:
         by = "" if signum == signal.SIGINT else f" by {signal.Signals(signum).name}"
         raise McpgenError(f"interrupted{by}: {said}", exit_code=128 + signum) from None
+    if isinstance(exc, OSError):  # a file system's refusal (a full disk): one line, not a trace
+        where = f" {exc.filename}" if exc.filename else ""
+        raise McpgenError(f"cannot write{where}: {exc.strerror or exc}; {said}") from None
     if isinstance(exc, McpgenError) and "\n" in exc.message:
         exc.message += f"\n{said}"
     elif isinstance(exc, McpgenError):  # one line: the failure, then what was removed

@@ -140,6 +140,17 @@ def test_a_file_size_limit_is_one_line_and_changes_nothing(tmp_path: Path) -> No
         assert snapshot_tree(root) == before, args
 
 
+def test_new_under_a_file_size_limit_is_one_line_and_leaves_nothing(tmp_path: Path) -> None:
+    def limit() -> None:  # the manifest fits; the template's render and the code do not
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2400, 2400))
+
+    target = tmp_path / "p"
+    done = _mcpgen("new", "demo", "--dir", str(target), "--no-input", "--no-git", preexec_fn=limit)
+    _one_error_line(done, f"removed {target}")
+    assert not target.exists()
+
+
 @pytest.fixture
 def read_only_project(tmp_path: Path) -> Iterator[Path]:
     """A generated project on a file system remounted read-only."""
