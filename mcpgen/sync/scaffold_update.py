@@ -36,7 +36,7 @@ from pathlib import Path, PurePosixPath
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.git import git
-from mcpgen.scaffold import ANSWERS_FILE
+from mcpgen.scaffold import ANSWERS_FILE, SOURCE_MARKER
 from mcpgen.sync.scaffold_guard import check_template_paths, load_answers, refuse_downgrade
 from mcpgen.write.atomic import write_atomic
 from mcpgen.write.paths import check_entry, check_inside
@@ -256,13 +256,12 @@ def _first_line(exc: Exception) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-def _merged_answers(copy: Path, original: str) -> bytes:
-    # Copier rewrote the answers with the throw-away repository; keep the project's marker.
+def _merged_answers(copy: Path) -> bytes:
+    # Copier rewrote the answers with the throw-away repository: the project's file names
+    # mcpgen's template by its machine-independent marker (which `load_answers` requires).
     text = (copy / ANSWERS_FILE).read_text(encoding="utf-8")
-    marker = re.search(r"(?m)^_src_path: .*$", original)
     text = re.sub(r"(?m)^_commit: .*\n", "", text)
-    if marker:
-        text = re.sub(r"(?m)^_src_path: .*$", lambda _m: marker.group(0), text)
+    text = re.sub(r"(?m)^_src_path: .*$", f"_src_path: {SOURCE_MARKER}", text)
     return text.encode("utf-8")
 
 
@@ -287,7 +286,6 @@ def _collect(
     """The writes that bring copier's merge back; `old` holds the old template's files."""
     from mcpgen.write.state import sha256_hex
 
-    original = (root / ANSWERS_FILE).read_text(encoding="utf-8")
     in_copy = {
         p.relative_to(copy).as_posix()
         for p in copy.rglob("*")
@@ -305,7 +303,7 @@ def _collect(
         check_inside(root, path, where="the merged scaffold")
         before, after = _read(root / path), _read(copy / path)
         if path == ANSWERS_FILE:
-            after = _merged_answers(copy, original)
+            after = _merged_answers(copy)
         if before == after:
             continue
         if _owned_elsewhere(path, protected):

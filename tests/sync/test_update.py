@@ -317,3 +317,23 @@ def test_a_recorded_template_with_unsafe_settings_is_refused_in_one_line(
     assert f"the template recorded in {RECORD_PATH}" in done.stderr
     assert not marker.exists()
     assert _snapshot(project) == before
+
+
+def test_a_garbage_recorded_version_is_one_line(project: Path) -> None:
+    path = project / RECORD_PATH
+    record = json.loads(path.read_text())
+    record["mcpgen_version"] = "not-a-version; rm -rf /"
+    path.write_text(json.dumps(record))
+    git(project, "commit", "-qam", "garbage")
+    done = run_mcpgen("update", str(project), check=False)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"{RECORD_PATH} records mcpgen version" in done.stderr
+
+
+def test_answers_without_a_source_get_the_marker_and_update_again(project: Path) -> None:
+    _answers_edit(project, "_src_path: mcpgen:project\n", "")
+    run_mcpgen("update", str(project))
+    assert "_src_path: mcpgen:project\n" in (project / ".copier-answers.yml").read_text()
+    git(project, "commit", "-qam", "update")
+    assert "up to date" in run_mcpgen("update", str(project)).stderr
