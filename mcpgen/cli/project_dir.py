@@ -19,8 +19,10 @@ from mcpgen.manifest import MANIFEST_FILENAME, find_manifest
 def find_project_manifest(dir_or_file: Path) -> Path:
     """The manifest a command given `dir_or_file` works on: the file itself, the folder's
     own `mcpgen.yaml`, or the nearest one above the folder (announced in one line)."""
-    if not dir_or_file.is_dir() or (dir_or_file / MANIFEST_FILENAME).is_file():
-        return find_manifest(dir_or_file)  # the usual case: paths and messages unchanged
+    if not dir_or_file.is_dir() or os.path.lexists(dir_or_file / MANIFEST_FILENAME):
+        # The usual case, paths and messages unchanged; a manifest here that cannot be read
+        # (a dangling symlink) is this folder's error, never a reason to use a parent's.
+        return find_manifest(dir_or_file)
     where = "this folder" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
     try:
         start = dir_or_file.resolve()
@@ -36,7 +38,7 @@ def find_project_manifest(dir_or_file: Path) -> Path:
         )
     _refuse_if_foreign(found)
     _announce(found.parent, start)
-    return found
+    return find_manifest(found)
 
 
 def _nearest_manifest_above(start: Path) -> Path | None:
@@ -52,7 +54,7 @@ def _nearest_manifest_above(start: Path) -> Path | None:
         except OSError:  # an unreadable parent: as far as the walk may go
             return None
         candidate = folder / MANIFEST_FILENAME
-        if candidate.is_file():
+        if os.path.lexists(candidate):  # the nearest one decides, readable or not
             return candidate
     return None
 
@@ -60,11 +62,11 @@ def _nearest_manifest_above(start: Path) -> Path | None:
 def _refuse_if_foreign(manifest: Path) -> None:
     """A manifest found by walking up must belong to whoever runs mcpgen (as git's
     `safe.directory`): anyone may create `/tmp/mcpgen.yaml`."""
-    try:
-        owner = manifest.stat().st_uid
+    try:  # the file, and a symlink to it: either could be a stranger's
+        owners = {manifest.lstat().st_uid, manifest.stat().st_uid}
     except OSError as exc:
         raise McpgenError(f"cannot read '{manifest}': {exc.strerror or exc}") from None
-    if owner != os.geteuid():
+    if owners != {os.geteuid()}:
         raise McpgenError(
             f"the nearest {MANIFEST_FILENAME} above this folder, '{manifest}', belongs to "
             "another user; pass its folder explicitly if you mean to work on it"

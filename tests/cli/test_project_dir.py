@@ -128,3 +128,22 @@ def test_a_deleted_working_folder_is_one_line(tmp_path: Path) -> None:
     _, stderr = process.communicate(timeout=300)
     assert process.returncode == 1
     assert "no longer exists" in stderr and "Traceback" not in stderr
+
+
+def test_a_dangling_manifest_here_is_never_replaced_by_a_parents(tmp_path: Path) -> None:
+    (tmp_path / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    (inner / "mcpgen.yaml").symlink_to(tmp_path / "missing.yaml")
+    done = mcpgen("generate", cwd=inner)
+    assert done.returncode == 1
+    assert "Using the project" not in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "src").exists()  # the parent project was not generated
+
+
+def test_a_dangling_manifest_above_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "mcpgen.yaml").symlink_to(tmp_path / "missing.yaml")
+    (tmp_path / "inner").mkdir()
+    done = mcpgen("validate", cwd=tmp_path / "inner")
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
