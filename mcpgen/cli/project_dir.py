@@ -23,7 +23,7 @@ def find_project_manifest(dir_or_file: Path) -> Path:
         # The usual case, paths and messages unchanged; a manifest here that cannot be read
         # (a dangling symlink) is this folder's error, never a reason to use a parent's.
         return find_manifest(dir_or_file)
-    where = "this folder" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
+    where = "this directory" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
     try:
         start = dir_or_file.resolve()
     except OSError:  # the working folder was deleted while a shell still stood in it
@@ -33,7 +33,7 @@ def find_project_manifest(dir_or_file: Path) -> Path:
     found = _nearest_manifest_above(start)
     if found is None:
         raise McpgenError(
-            f"no {MANIFEST_FILENAME} in {where} or any folder above it; "
+            f"no {MANIFEST_FILENAME} in {where} or any directory above it; "
             "create one with `mcpgen new`, or pass its path"
         )
     _refuse_if_foreign(found)
@@ -68,7 +68,7 @@ def _refuse_if_foreign(manifest: Path) -> None:
         raise McpgenError(f"cannot read '{manifest}': {exc.strerror or exc}") from None
     if owners != {os.geteuid()}:
         raise McpgenError(
-            f"the nearest {MANIFEST_FILENAME} above this folder, '{manifest}', belongs to "
+            f"the nearest {MANIFEST_FILENAME} above this directory, '{manifest}', belongs to "
             "another user; pass its folder explicitly if you mean to work on it"
         )
 

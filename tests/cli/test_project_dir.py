@@ -95,7 +95,7 @@ def test_no_project_above_is_one_line(tmp_path: Path) -> None:
     done = mcpgen("generate", cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
-    assert "no mcpgen.yaml in this folder or any folder above it" in done.stderr
+    assert "no mcpgen.yaml in this directory or any directory above it" in done.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown")
