@@ -303,8 +303,8 @@ def test_lone_surrogate_escapes_are_answered_with_the_request_id(server: Server,
     assert server.answer(3)["result"] == {}
     server.send(call(5, "odd", {"what": "int"}, path))
     assert _text(server.answer(5)) == "7"
-    # NaN is no JSON, surrogates or not: refused as unreadable, as before.
-    assert server.answers(None)[0]["error"]["code"] == -32700
+    # NaN is no JSON, surrogates or not: refused as unreadable, with the id it shows.
+    assert server.answer(4)["error"]["code"] == -32700
 
 
 @pytest.mark.parametrize("path", PATHS)
