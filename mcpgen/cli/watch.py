@@ -3,6 +3,7 @@ never exit on an error."""
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from pathlib import Path
@@ -42,13 +43,19 @@ def run_once(
     try:
         generate_and_report(root, console, force=force, manifest_path=manifest)
     except McpgenError as exc:
-        if retry_when_locked and _refused_by_the_lock(exc):
+        if retry_when_locked and _refused_by_the_lock(exc) and _writable(root):
             raise LockTaken(str(exc)) from None
         present.print_error(console, exc)
         if exc.exit_code > _SIGNALLED:
             raise Interrupted(exc.exit_code) from None
         return False
     return True
+
+
+def _writable(root: Path) -> bool:
+    """Whether the lock could be taken at all: a read-only checkout will not become free."""
+    folder = root / ".mcpgen"
+    return os.access(folder if folder.is_dir() else root, os.W_OK)
 
 
 def _refused_by_the_lock(exc: BaseException) -> bool:

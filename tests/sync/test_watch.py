@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -138,9 +140,15 @@ class WatchProcess:
     """A real `mcpgen generate --watch` process; its stderr read by a thread, so each wait
     is a bounded poll of what it printed so far, never a blocking read."""
 
-    def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        *args: str,
+        env: dict[str, str] | None = None,
+        prefix: Sequence[str] = (),
+    ) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "mcpgen", "generate", "--watch", *args, str(root)],
+            [*prefix, sys.executable, "-m", "mcpgen", "generate", "--watch", *args, str(root)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
@@ -420,3 +428,30 @@ def test_a_resource_embedding_a_generated_file_does_not_regenerate_forever(proje
             time.sleep(0.05)
     watched = embedded_files(project.root, project.root / "mcpgen.yaml")
     assert watched == [project.root / "mcpgen.yaml"]
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv"
+)
+def test_a_checkout_it_cannot_write_is_an_error_not_a_wait() -> None:
+    # Another user's checkout never becomes free: its lock refusal is said as an error, and
+    # the watch keeps going for the next save instead of waiting for a lock that cannot come.
+    base = Path(tempfile.mkdtemp(prefix="mcpgen-watch-owned-"))
+    try:
+        base.chmod(0o755)
+        root = base / "demo"
+        root.mkdir()
+        (root / "mcpgen.yaml").write_text(PING.join(["name: demo\nversion: 0.1.0\n", ""]))
+        caps = ["--inh-caps=+dac_read_search", "--ambient-caps=+dac_read_search"]
+        user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *caps]
+        watcher = WatchProcess(root, prefix=[*user, "env", "HOME=/nonexistent"])
+        try:
+            watcher.wait_printed("Watching")
+            watcher.wait_printed("Permission denied")
+        finally:
+            returncode = watcher.stop()
+        assert returncode == 0, watcher.printed
+        assert "once it is free" not in watcher.printed
+        assert "Traceback" not in watcher.printed
+    finally:
+        shutil.rmtree(base)
