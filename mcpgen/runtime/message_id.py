@@ -24,6 +24,7 @@ RequestId = str | int
 
 _DECODER = json.JSONDecoder()
 _SPACE = re.compile(r"[ \t\n\r]*")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Unreadable(ValueError):
@@ -42,7 +43,7 @@ def request_id(head: bytes, tail: bytes = b"") -> RequestId | None:
 def _id_in_head(head: bytes) -> RequestId | None:
     """The `id` among the top-level members that the head holds whole."""
     try:
-        text = _utf8(head, cut_at_end=True)
+        text = _text(head)
         position = _expect(text, _skip(text, 0), "{")
         while True:
             key, position = _member_key(text, position)
@@ -59,10 +60,7 @@ def _id_in_head(head: bytes) -> RequestId | None:
 def _id_in_tail(tail: bytes) -> RequestId | None:
     """The `id` of a `"id": value` member that the members after it close at top level:
     nothing but further members, the object's `}`, and the end."""
-    try:
-        text = _utf8(tail, cut_at_end=False)
-    except _Unreadable:
-        return None
+    text = _text(tail)
     end = len(text)
     for _ in range(TAIL_TRIES):
         end = text.rfind('"id"', 0, end)
@@ -90,16 +88,10 @@ def _closing_id(text: str, position: int) -> RequestId | None:
     return _usable(value)
 
 
-def _utf8(data: bytes, *, cut_at_end: bool) -> str:
-    """`data` as text, less the up to 3 bytes of a character the edge cut in two; bytes
-    that are not UTF-8 make no message: no id."""
-    for cut in range(4):
-        part = data[: len(data) - cut] if cut_at_end else data[cut:]
-        try:
-            return part.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-    raise _Unreadable
+def _text(data: bytes) -> str:
+    """`data` as text, each byte that is not UTF-8 (a character the edge cut in two, or a
+    stray byte elsewhere) kept apart as a lone surrogate: it can then be in no usable id."""
+    return data.decode("utf-8", "surrogateescape")
 
 
 def _member_key(text: str, position: int) -> tuple[str, int]:
@@ -142,7 +134,7 @@ def _escaped(text: str, quote: int) -> bool:
 
 def _usable(value: object) -> RequestId | None:
     if type(value) is str:
-        return value
+        return None if _SURROGATE.search(value) else value
     if type(value) is int and -MAX_INTEGER_ID < value < MAX_INTEGER_ID:
         return value
     return None
