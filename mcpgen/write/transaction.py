@@ -244,6 +244,10 @@ def _do(root: Path, op: Op, kept: list[str]) -> None:
         raise ChangedMeanwhile(op.path, "was changed")
     if op.kind == "delete":
         target.unlink()
+        # An in-place save between the check and the unlink lands in the backup's inode:
+        # undo it all, so the backup goes back and those bytes are kept.
+        if op.old is not None and journal.sha_of(backup) != op.old:
+            raise ChangedMeanwhile(op.path, "was changed")
         return
     assert op.temp is not None
     _delay(SWAP_DELAY_ENV)

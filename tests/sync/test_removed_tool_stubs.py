@@ -159,3 +159,26 @@ def test_a_kill_during_the_removal_leaves_old_or_new_never_half(tmp_path: Path) 
     done = run_mcpgen("generate", str(work))
     assert done.returncode == 0, done.stderr
     assert not (work / "tests/test_extra_1.py").exists()
+
+
+def test_a_save_in_place_as_the_stub_is_deleted_is_kept(
+    project: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor writes into the stub's inode just between the commit's check of its bytes and
+    the unlink: the bytes live on in the backup's inode, so the run is undone and they stay."""
+    target = project.root / TEST
+    original_unlink = Path.unlink
+
+    def save_then_unlink(self: Path, missing_ok: bool = False) -> None:
+        if self == target:
+            with open(self, "ab") as editor:  # the same inode, as an in-place save
+                editor.write(MINE.encode())
+        original_unlink(self, missing_ok=missing_ok)
+
+    _remove_alerts(project)
+    monkeypatch.setattr(Path, "unlink", save_then_unlink)
+    with pytest.raises(McpgenError, match="was changed while mcpgen was writing"):
+        project()
+    monkeypatch.undo()
+    assert target.read_bytes().endswith(MINE.encode())
+    assert not list(project.root.rglob("*.mcpgen-*"))
