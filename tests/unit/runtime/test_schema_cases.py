@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from mcpgen.runtime.testing import schema_cases
@@ -51,7 +52,8 @@ def test_patterns_python_cannot_read_are_left_out_of_generation_only() -> None:
 @settings(max_examples=30, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(case=cases(SCHEMA))
 def test_every_case_is_an_object_with_a_known_category(case: Case) -> None:
-    assert case.category in schema_cases.CATEGORIES and isinstance(case.instance, dict)
+    known = (*schema_cases.CATEGORIES, schema_cases.EMPTY_OBJECT)
+    assert case.category in known and isinstance(case.instance, dict)
 
 
 def test_objects_are_found_through_applicators_and_keys_where_regex_dialects_part() -> None:
@@ -149,3 +151,41 @@ def test_properties_named_like_keywords_are_kept_and_inlined() -> None:
     }
     generated = schema_cases.generation_schema(schema)
     assert generated["properties"] == {"$ref": {"type": "string"}, "default": {"type": "integer"}}
+
+
+def obj_schema(**properties: Any) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": list(properties)}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        # hypothesis-jsonschema filters strings by the pattern: none ever passes.
+        obj_schema(s={"type": "string", "pattern": "^\\d{3}$", "minLength": 5}),
+        # hypothesis-jsonschema raises InvalidArgument (max_size=0 < min_size=1) drawing it.
+        {
+            "type": "object",
+            "allOf": [
+                {"required": ["s"]},
+                {"properties": {"s": {"type": "string"}}},
+                {"properties": {"s": {"maxLength": 0, "minLength": 1}}},
+            ],
+        },
+    ],
+    ids=["no-draw-passes-the-filters", "draw-raises"],
+)
+@pytest.mark.parametrize("draws", [1, 10])
+def test_schemas_hypothesis_jsonschema_cannot_draw_from_change_known_arguments(
+    schema: dict[str, Any], draws: int
+) -> None:
+    seen: list[Case] = []
+
+    @settings(
+        max_examples=draws, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
+    @given(case=cases(schema, [{"s": "abc"}]))
+    def judge(case: Case) -> None:
+        seen.append(case)
+
+    judge()
+    assert seen
