@@ -74,8 +74,8 @@ def _annotation_name(annotation: ast.expr | None) -> str | None:
     return None
 
 
-def _signature_problem(function: Function, tool: Tool) -> str | None:
-    args = function.args
+def _signature_problem(found: Definition, tool: Tool) -> str | Undecided | None:
+    args = found.function.args
     positional = [*args.posonlyargs, *args.args]
     if not positional and args.vararg is None:
         return (
@@ -93,17 +93,30 @@ def _signature_problem(function: Function, tool: Tool) -> str | None:
             f"`{tool.python_name}` must take one argument, or two (the arguments' model, "
             "then the `Context`)"
         )
+    return _model_annotation_problem(found, positional, tool)
+
+
+def _model_annotation_problem(
+    found: Definition, positional: list[ast.arg], tool: Tool
+) -> str | Undecided | None:
+    """The model and context annotations, through the module's import aliases."""
     if len(positional) >= 2:
         context = _annotation_name(positional[1].annotation)
+        context = found.real_name(context) if context else None
+        if context in found.assigned:
+            return Undecided(f"the context's annotation `{context}` is an alias")
         if context not in (None, CONTEXT_CLASS, *_ANYTHING):
             return (
                 f"the second argument of `{tool.python_name}` is annotated `{context}`; "
                 f"the dispatcher passes a `{CONTEXT_CLASS}` there"
             )
     if positional:
-        found = _annotation_name(positional[0].annotation)
-        if found not in (tool.input_model, *_ANYTHING):
-            what = f"is annotated `{found}`" if found else "has no type annotation"
+        written = _annotation_name(positional[0].annotation)
+        annotated = found.real_name(written) if written else None
+        if annotated in found.assigned:
+            return Undecided(f"the argument's annotation `{annotated}` is an alias")
+        if annotated not in (tool.input_model, *_ANYTHING):
+            what = f"is annotated `{annotated}`" if annotated else "has no type annotation"
             return (
                 f"the argument of `{tool.python_name}` {what}; "
                 f"the dispatcher passes a `{tool.input_model}`"
@@ -137,7 +150,10 @@ def _tool_finding(found: Resolved, tool: Tool, path: str) -> Finding | None:
         return Finding(_no_function(tool, found))
     if isinstance(found, Undecided):
         return Finding(f"could not verify statically: {found.reason}", certain=False)
-    return _judge_definition(found, _signature_problem(found.function, tool), path)
+    problem = _signature_problem(found, tool)
+    if isinstance(problem, Undecided):
+        return Finding(f"could not verify statically: {problem.reason}", certain=False)
+    return _judge_definition(found, problem, path)
 
 
 def check_handler_source(source: str | bytes, tool: Tool) -> str | None:

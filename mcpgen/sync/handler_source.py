@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 import os
 import stat
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import TypeGuard
 
@@ -29,6 +29,13 @@ class Definition:
 
     function: Function
     path: str
+    # The names its module imports under another name (`from m import A as B`: B → A), and
+    # those it assigns (`B = A`), which a reader cannot follow: what annotations may spell.
+    imported_as: Mapping[str, str] = field(default_factory=dict)
+    assigned: frozenset[str] = frozenset()
+
+    def real_name(self, name: str) -> str:
+        return self.imported_as.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,25 @@ def bound_names(node: ast.stmt) -> set[str]:
     if isinstance(node, ast.Import | ast.ImportFrom):
         return {(a.asname or a.name).split(".")[0] for a in node.names if a.name != "*"}
     return set()
+
+
+def _imported_as(module: ast.Module) -> dict[str, str]:
+    return {
+        alias.asname: alias.name
+        for node, _ in _bindings(module.body)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.asname
+    }
+
+
+def _assigned(module: ast.Module) -> frozenset[str]:
+    return frozenset(
+        name
+        for node, _ in _bindings(module.body)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for name in bound_names(node)
+    )
 
 
 def _is_star(node: ast.stmt) -> TypeGuard[ast.ImportFrom]:
@@ -227,7 +253,10 @@ def _resolve_in(
             return found
         if conditional and len([c for c in candidates if not _is_star(c[0])]) > 1:
             return Undecided(f"`{name}` is bound in more than one branch (line {node.lineno})")
-        return _binding(node, path, name, follow, sources)
+        found = _binding(node, path, name, follow, sources)
+        if isinstance(found, Definition) and found.path == path:
+            found = replace(found, imported_as=_imported_as(module), assigned=_assigned(module))
+        return found
     if has_module_getattr(module):
         return Undecided(f"{path} serves names through a module `__getattr__`")
     return Missing(f"`{name}`")

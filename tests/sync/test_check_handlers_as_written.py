@@ -177,3 +177,24 @@ def test_a_dangling_symlink_handler_is_named_as_such(project: Run) -> None:
     handler.symlink_to(project.root / "nowhere.py")
     ((message, certain),) = _problems(project)
     assert certain and "a symlink to nothing" in message
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from demo._generated.models import GetForecastInput as In\n"
+        "def get_forecast(args: In) -> None: ...\n",
+        "from demo._generated.models import GetForecastInput\n"
+        "from demo._generated import Context as Ctx\n"
+        "def get_forecast(args: GetForecastInput, ctx: Ctx) -> None: ...\n",
+    ],
+)
+def test_annotations_imported_under_another_name_are_followed(project: Run, source: str) -> None:
+    _write(project, HANDLER, source)
+    assert _problems(project) == []
+
+
+def test_an_annotation_through_an_assigned_alias_is_a_note(project: Run) -> None:
+    _write(project, HANDLER, MODELS + "In = GetForecastInput\ndef get_forecast(args: In): ...\n")
+    ((message, certain),) = _problems(project)
+    assert not certain and "`In` is an alias" in message
