@@ -97,8 +97,19 @@ PLAIN = {
     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1}},
     "required": ["city"],
 }
+# Valid JSON Schema that no instance meets, which hypothesis-jsonschema fails to draw from.
+NOTHING_MEETS = {
+    "type": "object",
+    "properties": {"code": {"type": "string", "pattern": "^\\d{3}$", "minLength": 5}},
+    "allOf": [
+        {"properties": {"name": {"minLength": 1}}},
+        {"properties": {"name": {"maxLength": 0}}},
+    ],
+    "required": ["code", "name"],
+}
 RECURSIVE_SCHEMAS = {"tree": TREE, "linked_list": LINKED_LIST, "mutual": MUTUAL}
 SHAPES = {**RECURSIVE_SCHEMAS, "free_form": FREE_FORM, "patterned": PATTERNED, "plain": PLAIN}
+SHAPES["nothing_meets"] = NOTHING_MEETS
 EXAMPLES: dict[str, Any] = {
     "tree": {"root": {"name": "a", "children": [{"name": "b"}]}},
     "linked_list": {"value": 1, "next": {"value": 2}},
