@@ -67,7 +67,16 @@ def check_project(manifest_path: Path) -> CheckReport:
         tuple(diagnostics),
         prepared.applied,
         tuple(p for p in found if p.certain),
-        find_orphans(root, manifest, prepared.plan, old_packages=old_packages),
+        find_orphans(
+            root,
+            manifest,
+            prepared.plan,
+            # a removed tool's unedited stubs: the stale list says generate deletes them
+            leaving=[
+                a.path for a in prepared.applied.changes if a.kind == "delete" and a.owner == "user"
+            ],
+            old_packages=old_packages,
+        ),
         old_packages,
         recovered,
         handler_count,

@@ -182,3 +182,10 @@ def test_a_save_in_place_as_the_stub_is_deleted_is_kept(
     monkeypatch.undo()
     assert target.read_bytes().endswith(MINE.encode())
     assert not list(project.root.rglob("*.mcpgen-*"))
+
+
+def test_check_before_generate_lists_the_stubs_as_stale_not_orphaned(project: Run) -> None:
+    _remove_alerts(project)
+    report = check_project(project.root / "mcpgen.yaml")
+    assert {HANDLER, TEST} <= set(report.applied.stale())
+    assert report.orphans == ()
