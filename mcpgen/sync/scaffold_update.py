@@ -37,7 +37,12 @@ from mcpgen import __version__
 from mcpgen.errors import McpgenError
 from mcpgen.git import git
 from mcpgen.scaffold import ANSWERS_FILE, SOURCE_MARKER
-from mcpgen.sync.scaffold_guard import check_template_paths, load_answers, refuse_downgrade
+from mcpgen.sync.scaffold_guard import (
+    check_template_paths,
+    load_answers,
+    refuse_downgrade,
+    rendered_paths,
+)
 from mcpgen.write.atomic import write_atomic
 from mcpgen.write.paths import check_entry, check_inside
 from mcpgen.write.transaction import Step, commit
@@ -201,32 +206,6 @@ def _point_answers_at(copy: Path, repo: Path, answers: Mapping[str, object]) -> 
     (copy / ANSWERS_FILE).write_text(json.dumps(pinned, indent=1) + "\n", "utf-8")
 
 
-def _rendered_paths(repo: Path, answers: Mapping[str, object], into: Path) -> frozenset[str]:
-    """The files the template tagged `1` (the project's old one) makes from these answers."""
-    from copier import run_copy
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            run_copy(
-                str(repo),
-                into,
-                data=dict(answers),
-                vcs_ref="1",
-                defaults=True,
-                quiet=True,
-                unsafe=False,
-            )
-        except Exception as exc:  # copier's own errors: a message, never a traceback
-            raise McpgenError(
-                f"copier could not render the template recorded in {RECORD_PATH}: "
-                f"{_first_line(exc)}; restore the file from git"
-            ) from None
-    return frozenset(
-        p.relative_to(into).as_posix() for p in into.rglob("*") if p.is_file() or p.is_symlink()
-    )
-
-
 def _run_copier(copy: Path, repo: Path) -> None:
     from copier import run_update
 
@@ -247,7 +226,10 @@ def _run_copier(copy: Path, repo: Path) -> None:
                 skip_answered=True,
             )
         except Exception as exc:  # copier's own errors: a message, never a traceback
-            raise McpgenError(f"copier could not merge the template: {_first_line(exc)}") from None
+            raise McpgenError(
+                f"copier could not merge the template recorded in {RECORD_PATH} into this "
+                f"mcpgen's: {_first_line(exc)}"
+            ) from None
 
 
 def _first_line(exc: Exception) -> str:
@@ -372,9 +354,8 @@ def _update(root: Path, *, allow_downgrade: bool) -> UpdateResult:
             _point_answers_at(copy, repo, answers)
         except OSError as exc:
             raise McpgenError(f"cannot prepare the merge: {exc.strerror or exc}") from None
-        old_paths = _rendered_paths(repo, answers, Path(temp) / "old")
         _run_copier(copy, repo)
-        merge = _collect(root, copy, tracked, protected, old_paths)
+        merge = _collect(root, copy, tracked, protected, rendered_paths(old.files, answers))
     record = Step("write", RECORD_PATH, content=render_record(new).encode("utf-8"))
     commit(root, [*merge.steps, record])
     result = _result(root)

@@ -314,7 +314,7 @@ def test_a_recorded_template_with_unsafe_settings_is_refused_in_one_line(
     done = run_mcpgen("update", str(project), check=False)
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
-    assert f"the template recorded in {RECORD_PATH}" in done.stderr
+    assert f"copier could not merge the template recorded in {RECORD_PATH}" in done.stderr
     assert not marker.exists()
     assert _snapshot(project) == before
 
