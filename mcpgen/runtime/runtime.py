@@ -11,7 +11,7 @@ import functools
 import inspect
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
@@ -209,6 +209,8 @@ class CompiledTool:
         try:
             if not timeout:
                 return await self._run(model, context, pool, finish)
+            if self.is_async:
+                return await self._run_apart(self._run(model, context, pool, finish), timeout)
             with anyio.move_on_after(timeout):
                 return await self._run(model, context, pool, finish)
         except BaseException:
@@ -216,6 +218,24 @@ class CompiledTool:
             raise
         context.is_cancelled = True
         raise HandlerTimedOut(timeout)
+
+    @staticmethod
+    async def _run_apart(
+        run: Coroutine[Any, Any, CallToolResult], timeout: float
+    ) -> CallToolResult:
+        """`run` in a task of its own, waited for `timeout` seconds at most, then cancelled:
+        an async handler that catches its cancellation and goes on is left running, and its
+        call is answered at its timeout all the same."""
+        task = asyncio.ensure_future(_contained(run))
+        try:
+            await asyncio.wait((task,), timeout=timeout)
+        finally:
+            if not task.done():  # the timeout, or the caller's own cancellation
+                task.cancel()
+                task.add_done_callback(_discard_outcome)
+        if not task.done():
+            raise HandlerTimedOut(timeout)
+        return task.result()
 
     async def _run(
         self,
@@ -295,6 +315,22 @@ class CompiledTool:
             )
         blocks = content or [TextContent(type="text", text=to_json(data))]
         return CallToolResult(content=blocks, structured_content=data)
+
+
+async def _contained(run: Coroutine[Any, Any, CallToolResult]) -> CallToolResult:
+    """`run`, with `SystemExit` and `KeyboardInterrupt` wrapped in `Raised`: raised as they
+    are in a task, asyncio would hand them on to the event loop, ending the server."""
+    try:
+        return await run
+    except (SystemExit, KeyboardInterrupt) as exc:
+        raise Raised(exc) from None
+
+
+def _discard_outcome(task: asyncio.Future[Any]) -> None:
+    """Read what a task answered after its timeout returned or raised, so that asyncio does
+    not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
 
 
 @dataclass(frozen=True)

@@ -140,6 +140,17 @@ def _break(what: str) -> str:
     return what
 
 
+async def stubborn_async(args: Args) -> str:
+    """Catch every cancellation and go on, for `seconds`."""
+    ends = time.monotonic() + args.seconds
+    while time.monotonic() < ends:
+        try:
+            await asyncio.sleep(0.05)
+        except asyncio.CancelledError:
+            pass
+    return "finished anyway"
+
+
 def whoami(args: Args, ctx: Context) -> dict[str, Any]:
     return {"subject": ctx.subject, "scopes": list(ctx.scopes)}
 
@@ -177,6 +188,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _spec("whoami", whoami),
     _spec("prints_secret", prints_secret),
     _spec("slow_result", slow_result, timeout=0.5),
+    _spec("stubborn_async", stubborn_async, timeout=0.5),
     _spec("breaks_sync", breaks_sync),
     _spec("breaks_async", breaks_async),
 )

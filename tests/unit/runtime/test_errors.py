@@ -132,6 +132,22 @@ def test_a_result_slow_to_convert_times_out_off_the_event_loop() -> None:
     assert answers[2]["result"]["isError"] is False
 
 
+def test_an_async_handler_that_ignores_its_cancellation_is_answered_at_its_timeout() -> None:
+    with stdio_session(SERVER, env={SECRET_ENV: SECRET}) as stubborn:
+        stubborn.send(_call(1, "stubborn_async", {"seconds": 60}))
+        stubborn.send(_call(2, "raise_it", {"what": "datetime"}))
+        answers: dict[int, dict[str, Any]] = {}
+        reader = threading.Thread(
+            target=lambda: answers.update((a["id"], a) for a in (stubborn.read(), stubborn.read())),
+            daemon=True,
+        )
+        reader.start()
+        reader.join(timeout=20)  # far below the minute the handler goes on
+        stubborn.process.kill()
+    assert "timed out after 0.5 s" in text(answers[1]["result"])
+    assert answers[2]["result"]["isError"] is False
+
+
 def _call(request_id: int, name: str, arguments: dict[str, object]) -> dict[str, object]:
     params = {"name": name, "arguments": arguments}
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
