@@ -242,10 +242,32 @@ def test_a_deeply_nested_folder_is_packed(weather: Path) -> None:
         deep = deep / "d"
         deep.mkdir()
     (deep / "leaf.txt").write_text("leaf\n")
-    done = bundle(weather)
-    assert done.returncode == 0, done.stderr
-    (path,) = written(weather)
-    assert members(path)["src/weather/" + "d/" * 1200 + "leaf.txt"] == b"leaf\n"
+    try:
+        done = bundle(weather)
+        assert done.returncode == 0, done.stderr
+        (path,) = written(weather)
+        assert members(path)["src/weather/" + "d/" * 1200 + "leaf.txt"] == b"leaf\n"
+    finally:
+        _remove_deep_chain(weather / PACKAGE / "d")
+
+
+def _remove_deep_chain(top: Path) -> None:
+    """Remove the nested folders from the bottom up: shutil.rmtree recurses once per level,
+    so pytest's later clean-up of its temp folders would stop at this one with RecursionError."""
+    os.chdir(top.parent)  # relative steps: the full path is longer than PATH_MAX
+    try:
+        os.chdir("d")
+        depth = 1
+        while os.path.isdir("d"):
+            os.chdir("d")
+            depth += 1
+        for name in os.listdir("."):
+            os.unlink(name)
+        for _ in range(depth):
+            os.chdir("..")
+            os.rmdir("d")
+    finally:
+        os.chdir(REPO)
 
 
 def test_an_output_folder_that_is_a_file_is_one_line(weather: Path, tmp_path: Path) -> None:
