@@ -68,6 +68,10 @@ TEMPLATES = [
     # A back-reference: matched by the backtracking engine, in the regex child process.
     _template("word://{w}", parameters={"w": {"type": "string", "pattern": "^(a|aa)+\\1$"}}),
     _template("search://s{?q,n}", search, parameters={"n": {"type": "integer"}}),
+    _template("seg://x{/segments*}"),
+    _template("matrix://m{;x,y}", parameters={"y": {"type": "number"}}),
+    _template("page://p{?q,page}", parameters={"page": {"type": "integer"}}),
+    _template("dot://h{.d}"),
     _template(
         "tag://{t}",
         parameters={"t": {"type": "string", "maxLength": 3}},
