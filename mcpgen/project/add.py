@@ -128,7 +128,13 @@ def prompt_entry(name: str, description: str | None, template: str | None) -> di
 def _decode(path: Path, raw: bytes) -> tuple[bytes, str]:
     """The manifest's UTF-8 byte-order mark (kept on write, b"" if none) and its text."""
     bom = codecs.BOM_UTF8 if raw.startswith(codecs.BOM_UTF8) else b""
+    body = raw[len(bom) :]
     try:
-        return bom, raw[len(bom) :].decode("utf-8")
-    except UnicodeDecodeError:
-        raise McpgenError(f"cannot edit {path}: it is not UTF-8 text") from None
+        return bom, body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = body.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise McpgenError(
+            f"{path}:{line}:{col}: cannot edit the manifest: it is not UTF-8 text "
+            f"(byte {exc.start + len(bom)} cannot be decoded); nothing was added"
+        ) from None

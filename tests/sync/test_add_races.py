@@ -135,3 +135,13 @@ def test_an_editor_save_by_rename_just_before_the_swap_is_kept(project: Run) -> 
     assert SAVED in text, "the editor's save was replaced"
     assert "- name: ping" in text
     assert not list(project.root.rglob("*.mcpgen-*"))
+
+
+def test_a_manifest_that_is_not_utf8_is_refused_at_its_byte(project: Run) -> None:
+    manifest = _manifest(project)
+    manifest.write_bytes(manifest.read_bytes().replace(b"Sync test server", b"Caf\xe9 server"))
+    before = manifest.read_bytes()
+    done = run_mcpgen("add", "tool", "ping", "--dir", str(project.root))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "mcpgen.yaml:4:17: cannot edit the manifest: it is not UTF-8 text" in done.stderr
+    assert manifest.read_bytes() == before
