@@ -103,7 +103,8 @@ def _guarded_signal(signalnum: int, handler: _Handler) -> _Handler:
 
 def _guarded_kill(pid: int, signalnum: int) -> None:
     # 0 and -PGID name the server's process group; signal 0 only asks whether it exists.
-    ours = pid in (os.getpid(), 0, -os.getpgrp())
+    group = (-os.getpgrp(),) if hasattr(os, "getpgrp") else ()  # no groups on Windows
+    ours = pid in (os.getpid(), 0, *group)
     if ours and signalnum != 0 and _is_handler_in_server():
         raise ServerGuarded(f"a handler cannot signal the server's own process ({signalnum})")
     _real_kill(pid, signalnum)
