@@ -86,7 +86,7 @@ def test_validating_a_sound_manifest_imports_neither_jsonschema_nor_rich() -> No
     assert own == []
     # Only its own command module is registered.
     commands = [m for m in loaded if m.startswith("mcpgen.cli")]
-    assert commands == ["mcpgen.cli", "mcpgen.cli.manifest"]
+    assert commands == ["mcpgen.cli", "mcpgen.cli.manifest", "mcpgen.cli.project_dir"]
 
 
 def _commands(app: typer.Typer) -> set[str]:

@@ -20,7 +20,7 @@ SCHEMA_CASES = RUNTIME / "testing" / "schema_cases.py"
 EXAMPLE = REPO / "examples" / "weather"
 # The generated project's `dependencies` (templates/project/pyproject.toml.jinja), as imported,
 DEPENDENCIES = {"mcp", "pydantic", "jsonschema", "jsonschema_rs", "regress", "anyio", "uvicorn"}
-DEPENDENCIES |= {"pydantic_core", "starlette", "sse_starlette"}
+DEPENDENCIES |= {"pydantic_core", "starlette", "sse_starlette", "h11", "referencing"}
 # Import names whose distribution is named otherwise: `jwt` is `pyjwt[crypto]`, `re2` is
 # `google-re2`.
 OTHER_NAMES = {"jwt": "pyjwt[crypto]", "re2": "google-re2"}
