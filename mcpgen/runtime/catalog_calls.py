@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import anyio
 from pydantic import BaseModel
 
+from . import guards
 from .limits import Raised, WorkerPool
 
 
@@ -49,6 +50,18 @@ async def run_handler(
 
 
 async def _run(
+    handler: Callable[..., Any], arguments: dict[str, Any], workers: WorkerPool | None
+) -> Any:
+    # The same guards as a tool handler's: it cannot end, stop or deafen the server.
+    guards.install()
+    try:
+        with guards.handler_running():
+            return await _call(handler, arguments, workers)
+    finally:
+        guards.end_if_forked_child()  # raised or returned, never answered from a child
+
+
+async def _call(
     handler: Callable[..., Any], arguments: dict[str, Any], workers: WorkerPool | None
 ) -> Any:
     if workers is None or inspect.iscoroutinefunction(handler):

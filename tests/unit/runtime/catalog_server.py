@@ -3,8 +3,10 @@ resource templates for hostile URIs (each handler answers the arguments it was g
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -103,10 +105,54 @@ ODD_VALUES: dict[str, Any] = {
     "secret": lambda: f"key={os.environ[SECRET_ENV]}",
 }
 KIND_NAMES = ["leak", "tool-error", *KINDS]
+
+
+def _ends_the_server_sync(what: str) -> Any:
+    if what == "os-exit":
+        os._exit(3)
+    if what == "sigkill-self":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if what == "sigterm-ignored":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    return what
+
+
+async def _ends_the_server_async(what: str) -> Any:
+    if what == "loop-stop":
+        asyncio.get_running_loop().stop()
+    return _ends_the_server_sync(what)
+
+
+# Handlers that try to end, stop or deafen the server: guarded as tool handlers are.
+ENDINGS = ["os-exit", "sigkill-self", "sigterm-ignored", "loop-stop"]
+
+
+def _ending_sync(what: str) -> Any:
+    def handler() -> Any:
+        return _ends_the_server_sync(what)
+
+    return handler
+
+
+def _ending_async(what: str) -> Any:
+    async def handler() -> Any:
+        return await _ends_the_server_async(what)
+
+    return handler
+
+
+ENDING_HANDLERS = {
+    **{f"sync-{what}": _ending_sync(what) for what in ENDINGS if what != "loop-stop"},
+    **{f"async-{what}": _ending_async(what) for what in ENDINGS},
+}
 CATALOG = Catalog(
     resources=[
         *(_resource(kind) for kind in KIND_NAMES),
         ResourceSpec({"uri": "ok://text", "name": "text"}, text="fine"),
+        *(
+            ResourceSpec({"uri": f"end://{name}", "name": f"end-{name}"}, handler=handler)
+            for name, handler in ENDING_HANDLERS.items()
+        ),
         ResourceSpec({"uri": "watch://a", "name": "watched"}, text="w", subscribe=True),
         ResourceSpec({"uri": "debug://subscriptions", "name": "held"}, handler=subscriptions_held),
         ResourceSpec({"uri": "big://text", "name": "big"}, handler=big_text),
@@ -120,6 +166,10 @@ CATALOG = Catalog(
     prompts=[
         *(_prompt(kind) for kind in KIND_NAMES),
         PromptSpec({"name": "slow", "arguments": []}, handler=slow),
+        *(
+            PromptSpec({"name": f"end-{name}", "arguments": []}, handler=handler)
+            for name, handler in ENDING_HANDLERS.items()
+        ),
         *(
             PromptSpec({"name": f"odd-{name}", "arguments": []}, handler=value)
             for name, value in ODD_VALUES.items()

@@ -4,12 +4,13 @@ answer without the secret the exception carried, and the server keeps serving.""
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.unit.runtime.catalog_server import KIND_NAMES, SECRET_ENV
+from tests.unit.runtime.catalog_server import ENDING_HANDLERS, KIND_NAMES, SECRET_ENV
 from tests.unit.runtime.wire import StdioSession, stdio_session
 
 SERVER = Path(__file__).with_name("catalog_server.py")
@@ -39,6 +40,21 @@ def test_a_failing_prompt_handler_is_an_error_answer(session: StdioSession, kind
     answer = session.request("prompts/get", {"name": kind, "arguments": {}})
     assert "error" in answer and SECRET not in json.dumps(answer), answer
     _still_serving(session)
+
+
+@pytest.mark.parametrize("name", sorted(ENDING_HANDLERS))
+@pytest.mark.parametrize("surface", ["resource", "prompt"])
+def test_a_handler_cannot_end_stop_or_deafen_the_server(surface: str, name: str) -> None:
+    # A server of its own: a guard that failed would end the module's shared one.
+    with stdio_session(SERVER, env={SECRET_ENV: SECRET}) as own:
+        if surface == "resource":
+            answer = own.request("resources/read", {"uri": f"end://{name}"})
+        else:
+            answer = own.request("prompts/get", {"name": f"end-{name}", "arguments": {}})
+        assert "error" in answer, answer
+        _still_serving(own)
+        own.process.send_signal(signal.SIGTERM)
+        assert own.process.wait(timeout=30) == 0
 
 
 @pytest.mark.parametrize(
