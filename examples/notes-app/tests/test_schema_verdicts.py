@@ -4,27 +4,96 @@
 hypothesis draws valid arguments for every tool, and arguments one change away from valid
 (schema_cases.py); the server's verdict (schema check, then the typed model; no handler runs)
 must equal python jsonschema's for the schema's draft, with regexes read as ECMA-262 as JSON
-Schema specifies. `MCPGEN_VERDICT_EXAMPLES` sets how many arguments are drawn per tool.
+Schema specifies. Where valid arguments cannot be drawn from a schema, the manifest's
+examples are changed instead. `MCPGEN_VERDICT_EXAMPLES` sets how many arguments are drawn
+per tool (at most); `MCPGEN_VERDICT_SECONDS` is the time all tools share: once the first
+tools show what a draw costs, each next tool gets as many draws as its part of the time
+left allows, and at least one.
 """
 
 from __future__ import annotations
 
 import os
+import time
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, validators
 from mcp.types import CallToolResult
-from schema_cases import cases
+from schema_cases import Case, cases
 
 from notes_app._generated.ecma_regex import with_ecma_regex
 from notes_app._generated.server import dispatcher
 
-EXAMPLES = int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "10"))
+EXAMPLES = max(1, int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "10")))
+TOTAL_SECONDS = float(os.environ.get("MCPGEN_VERDICT_SECONDS", "20"))
 SCHEMAS: dict[str, Any] = {tool["name"]: tool["inputSchema"] for tool in dispatcher.published}
-STRATEGIES = {name: cases(schema) for name, schema in SCHEMAS.items()}
+# Arguments the manifest gives (its examples and an invalid call): what is changed where
+# hypothesis-jsonschema cannot draw from a schema (a recursive one it cannot unroll).
+KNOWN: dict[str, list[Any]] = {
+    "notes.create": [
+        {"notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d", "title": "Groceries"},
+        {
+            "notebook_id": "4f8b2c1a-9d3e-4a5b-8c7d-6e5f4a3b2c1d",
+            "title": "Trip plan",
+            "body": "- passport\n- charger",
+            "pinned": True,
+            "color": "blue",
+            "remind_at": "2026-06-01T07:00:00Z",
+            "attachments": [
+                {"kind": "link", "url": "https://maps.example.com/route/42"},
+                {"kind": "file", "file_id": "f-123", "size_bytes": 2048},
+            ],
+        },
+        {},
+    ],
+    "notes.get_thread": [
+        {"note_id": "0e1d2c3b-4a59-4687-9a0b-1c2d3e4f5a6b", "order": "newest"},
+        {},
+    ],
+    "notes.reply": [
+        {"comment_id": "c-1", "text": "Agreed!"},
+        {
+            "comment_id": "c-2",
+            "text": "See above",
+            "quote": {"start": 0, "end": 12},
+            "visibility": 2,
+        },
+        {},
+    ],
+    "notebooks.list": [
+        {},
+    ],
+}
+
+
+@cache
+def arguments_of(tool: str) -> st.SearchStrategy[Case]:
+    """Built on the tool's turn: reading a schema can take a while."""
+    return cases(SCHEMAS[tool], KNOWN.get(tool, []))
+
+
+@dataclass
+class Spent:
+    """The time the tools judged so far took, and the draws they were given."""
+
+    seconds: float = 0.0
+    draws: int = 0
+    tools: int = 0
+
+    def draws_for_next_tool(self) -> int:
+        if self.draws == 0:
+            return EXAMPLES
+        per_draw = self.seconds / self.draws
+        part = (TOTAL_SECONDS - self.seconds) / max(len(SCHEMAS) - self.tools, 1)
+        return max(1, min(EXAMPLES, int(part / per_draw) if per_draw > 0 else EXAMPLES))
+
+
+SPENT = Spent()
 
 
 def schema_accepts(schema: Any, instance: Any) -> bool:
@@ -36,13 +105,34 @@ def schema_accepts(schema: Any, instance: Any) -> bool:
         return False
 
 
-@pytest.mark.parametrize("tool", sorted(SCHEMAS))
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-@given(data=st.data())
-def test_server_judges_like_the_schema(tool: str, data: st.DataObject) -> None:
-    case = data.draw(STRATEGIES[tool], label="arguments")
+def judge(tool: str, data: st.DataObject) -> None:
+    case = data.draw(arguments_of(tool), label="arguments")
     admitted = dispatcher.admit(tool, case.instance)
     accepted = not isinstance(admitted, CallToolResult)
     assert accepted == schema_accepts(SCHEMAS[tool], case.instance), (case, admitted)
     if not accepted:
         assert isinstance(admitted, CallToolResult) and admitted.is_error
+
+
+@pytest.mark.parametrize("tool", sorted(SCHEMAS))
+def test_server_judges_like_the_schema(tool: str) -> None:
+    draws = SPENT.draws_for_next_tool()
+
+    @settings(
+        max_examples=draws,
+        deadline=None,
+        database=None,  # one function for every tool: saved failures would cross tools
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate, Phase.shrink],
+    )
+    @given(data=st.data())
+    def judge_tool(data: st.DataObject) -> None:
+        judge(tool, data)
+
+    started = time.monotonic()
+    try:
+        judge_tool()
+    finally:
+        SPENT.seconds += time.monotonic() - started
+        SPENT.draws += draws
+        SPENT.tools += 1

@@ -32,10 +32,10 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import Redactor, redact_logs
-from .http_options import add_http_arguments
+from .http_options import MAX_BYTES, add_http_arguments, seconds, whole
 from .table import as_plain_json, encode_json
 
 if TYPE_CHECKING:
@@ -52,6 +52,8 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RESULT_BYTES = 4 * 1024 * 1024
 STATE_SECRET_ENV = "MCP_STATE_SECRET"
 DEFAULT_STATE_TTL = 600.0  # seconds a client has to answer before the state expires
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_WORKERS = 4096
 
 # The SDK releases whose handshake this module reproduces, and what it negotiates there
 # (`mcp.types.version`: HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION).
@@ -112,13 +114,29 @@ def state_secret(secret_env: str | None, environ: Mapping[str, str] | None = Non
 # --- the command line -------------------------------------------------------------------------
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A mistaken command line is one line on stderr and exit status 2: the usage summary
+    argparse prints first would bury it (`--help` still shows it)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
 def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=info.script, description=info.description)
+    parser = OneLineParser(prog=info.script, description=info.description)
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default: %(default)s)")
-    parser.add_argument("--port", type=int, default=8000, help="HTTP only (default: %(default)s)")
+    parser.add_argument(
+        "--port", type=whole(1, 65535), default=8000, help="HTTP only (default: %(default)s)"
+    )
     parser.add_argument("--path", default="/mcp", help="HTTP only (default: %(default)s)")
-    parser.add_argument("--log-level", default="WARNING", help="stderr log level")
+    parser.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        default="WARNING",
+        help="stderr log level, one of %(choices)s (default: %(default)s)",
+    )
     parser.add_argument(
         "--debug",
         action="store_true",
@@ -127,20 +145,20 @@ def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespa
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds(zero=True),
         default=None,
         help="seconds a call may run, for tools without their own `timeout`; 0: no limit "
         f"(default: the manifest's `timeout`, else {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=whole(1, MAX_WORKERS),
         default=DEFAULT_WORKERS,
         help="threads for sync handlers; calls beyond are refused (default: %(default)s)",
     )
     parser.add_argument(
         "--max-result-bytes",
-        type=int,
+        type=whole(0, MAX_BYTES),
         default=DEFAULT_MAX_RESULT_BYTES,
         help="larger tool results become error results; 0: no limit (default: %(default)s)",
     )
@@ -154,7 +172,7 @@ def parse_args(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespa
     )
     parser.add_argument(
         "--state-ttl",
-        type=float,
+        type=seconds(),
         default=DEFAULT_STATE_TTL,
         help="seconds a client has to answer a question before its state expires "
         "(default: %(default)g)",
@@ -182,7 +200,7 @@ def prepare(info: ServerInfo, argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line, logging and the environment; exits when the server cannot start."""
     args = parse_args(info, argv)
     # Logs go to stderr: on stdio, stdout carries the protocol.
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr)
+    logging.basicConfig(level=args.log_level, stream=sys.stderr)
     apply_environment_defaults(info.env_defaults)
     missing = missing_environment(info.required_env)
     if missing:

@@ -13,11 +13,12 @@ what `subscribe: true` and `resource_updated` are for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from mcp.server import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     BlobResourceContents,
     CompleteRequestParams,
@@ -37,6 +38,8 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
+from .boot import DEFAULT_MAX_RESULT_BYTES
+from .catalog_calls import HandlerPolicy, Unsendable, sendable
 from .completions import complete_from
 from .context import Context
 from .prompts import PromptSpec, get_prompt
@@ -49,10 +52,15 @@ from .resources import (
     contents,
     not_found,
     page,
+    refusal,
+    unreadable,
 )
+from .template_values import shown
 
 if TYPE_CHECKING:
     from .runtime import Dispatcher
+
+Sent = TypeVar("Sent", ReadResourceResult, GetPromptResult, CompleteResult)
 
 
 class Catalog:
@@ -96,10 +104,13 @@ class Catalog:
             p.completions for p in self.prompts.values()
         )
 
-    def _redact(self, text: str) -> str:
-        """`text` with the values of the manifest's secret variables replaced."""
+    def _handler_policy(self) -> HandlerPolicy:
+        """The tools' worker threads, timeout and secret redaction, for the catalog's handlers."""
         dispatcher = self._dispatcher
-        return text if dispatcher is None else dispatcher.policy.errors.redactor.text(text)
+        if dispatcher is None:
+            return HandlerPolicy()
+        policy = dispatcher.policy
+        return HandlerPolicy(policy.errors.redactor.text, policy.workers, policy.default_timeout)
 
     def _context(self, ctx: ServerRequestContext[Any] | None) -> Context:
         dispatcher = self._dispatcher
@@ -132,7 +143,20 @@ class Catalog:
     async def read(
         self, uri: str, ctx: ServerRequestContext[Any] | None = None
     ) -> ReadResourceResult:
-        """The contents at `uri`: a fixed resource first, then the first template that matches."""
+        """The contents at `uri`: a fixed resource first, then the first template that matches.
+
+        A URI too long to match, or not Unicode text, is refused before any work; contents
+        over the server's result limit (--max-result-bytes) are refused as a tool's result
+        would be.
+        """
+        refused = unreadable(uri)
+        if refused is not None:
+            raise refused
+        return self._bounded(uri, await self._contents(uri, ctx))
+
+    async def _contents(
+        self, uri: str, ctx: ServerRequestContext[Any] | None
+    ) -> ReadResourceResult:
         resource = self.resources.get(uri)
         if resource is not None:
             mime = resource.definition.get("mimeType")
@@ -143,17 +167,33 @@ class Catalog:
                 blob = BlobResourceContents(uri=uri, mime_type=mime, blob=resource.blob)
                 return ReadResourceResult(contents=[blob])
             assert resource.handler is not None
-            outcome = await call_handler(resource.handler, self._context(ctx), self._redact)
+            outcome = await call_handler(
+                resource.handler, self._context(ctx), self._handler_policy()
+            )
             return contents(uri, mime, outcome)
         for template in self.templates:
-            arguments = template.arguments(uri)
+            arguments = await template.arguments(uri)
             if arguments is not None:
                 mime = template.spec.definition.get("mimeType")
                 outcome = await call_handler(
-                    template.spec.handler, self._context(ctx), self._redact, **arguments
+                    template.spec.handler, self._context(ctx), self._handler_policy(), **arguments
                 )
                 return contents(uri, mime, outcome)
         raise not_found(uri)
+
+    def _sent(self, result: Sent) -> Sent:
+        """`result` redacted and checked against the server's result limit; `Unsendable`."""
+        dispatcher = self._dispatcher
+        if dispatcher is None:
+            return sendable(result, lambda data: data, DEFAULT_MAX_RESULT_BYTES)
+        policy = dispatcher.policy
+        return sendable(result, policy.errors.redactor.value, policy.max_result_bytes)
+
+    def _bounded(self, uri: str, result: ReadResourceResult) -> ReadResourceResult:
+        try:
+            return self._sent(result)
+        except Unsendable as exc:
+            raise refusal(uri, f"the resource cannot be sent: {exc}", INTERNAL_ERROR) from None
 
     async def subscribe(
         self, ctx: ServerRequestContext[Any], params: SubscribeRequestParams
@@ -192,8 +232,14 @@ class Catalog:
     ) -> GetPromptResult:
         spec = self.prompts.get(params.name)
         if spec is None:
-            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.name}")
-        return await get_prompt(spec, params.arguments, self._context(ctx), self._redact)
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.name)}")
+        policy = self._handler_policy()
+        result = await get_prompt(spec, params.arguments, self._context(ctx), policy)
+        try:
+            return self._sent(result)
+        except Unsendable as exc:
+            message = f"the prompt cannot be sent: {exc}"
+            raise MCPError(INTERNAL_ERROR, message, {"name": spec.name}) from None
 
     # Completions
 
@@ -204,16 +250,21 @@ class Catalog:
         if isinstance(params.ref, PromptReference):
             spec = self.prompts.get(params.ref.name)
             if spec is None:
-                raise MCPError(INVALID_PARAMS, f"Unknown prompt: {params.ref.name}")
+                raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.ref.name)}")
             source = spec.completions.get(name)
         else:
             uri = params.ref.uri
             template = next((t for t in self.templates if t.spec.uri_template == uri), None)
             if template is None:
-                raise MCPError(INVALID_PARAMS, f"Unknown resource template: {uri}")
+                raise MCPError(INVALID_PARAMS, f"Unknown resource template: {shown(uri)}")
             source = template.spec.completions.get(name)
         resolved = params.context.arguments if params.context is not None else None
-        return await complete_from(source, typed, resolved, self._context(ctx))
+        policy = self._handler_policy()
+        result = await complete_from(source, typed, resolved, self._context(ctx), policy)
+        try:
+            return self._sent(result)
+        except Unsendable as exc:
+            raise MCPError(INTERNAL_ERROR, f"the completion cannot be sent: {exc}") from None
 
 
 def _cursor(params: PaginatedRequestParams | None) -> str | None:

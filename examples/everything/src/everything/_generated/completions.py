@@ -17,6 +17,8 @@ from typing import Any, TypeAlias
 from mcp.shared.exceptions import MCPError
 from mcp.types import INTERNAL_ERROR, CompleteResult, Completion
 
+from .catalog_calls import HandlerPolicy, run_handler
+
 # The protocol caps one answer at 100 values.
 MAX_VALUES = 100
 
@@ -53,25 +55,29 @@ async def complete_from(
     typed: str,
     resolved: Mapping[str, str] | None,
     context: Any,
+    policy: HandlerPolicy | None = None,
 ) -> CompleteResult:
     """The answer for one argument, whichever kind of source gives its values."""
     if source is None:
         return nothing()
     if not callable(source):
         return completed(source, typed)
-    return capped(await _called(source, typed, dict(resolved or {}), context))
+    called = await _called(source, typed, dict(resolved or {}), context, policy or HandlerPolicy())
+    return capped(called)
 
 
 async def _called(
-    handler: CompletionHandler, typed: str, resolved: dict[str, str], context: Any
+    handler: CompletionHandler,
+    typed: str,
+    resolved: dict[str, str],
+    context: Any,
+    policy: HandlerPolicy,
 ) -> list[str]:
     arguments: dict[str, Any] = {"value": typed, "arguments": resolved}
     if "ctx" in inspect.signature(handler).parameters:
         arguments["ctx"] = context
     try:
-        outcome = handler(**arguments)
-        found = await outcome if inspect.isawaitable(outcome) else outcome
-        values = list(found)
+        values = list(await run_handler(handler, arguments, policy))
     except BaseException as exc:  # SystemExit or KeyboardInterrupt too: one bad handler
         # must not end the server. Only a cancellation of the request itself goes through.
         if isinstance(exc, asyncio.CancelledError) and being_cancelled():

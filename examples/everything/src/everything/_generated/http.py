@@ -140,8 +140,12 @@ def serve(app: Gate, options: HttpOptions) -> None:
     """Run until SIGTERM/SIGINT, then drain: refuse new requests, let calls finish, exit 0."""
     import uvicorn  # noqa: PLC0415  (kept off the stdio start-up path)
 
+    from .http_connections import max_waiting, protocol  # noqa: PLC0415  (imports uvicorn)
+
     config = uvicorn.Config(
         app,
+        # uvicorn's h11 protocol, with a deadline for request heads (see `http_connections`).
+        http=protocol(options.header_timeout, max_waiting()),
         host=options.host,
         port=options.port,
         log_level="warning",

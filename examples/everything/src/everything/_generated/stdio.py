@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError, RequestId
 from pydantic import ValidationError
 
 
-def error_for(problem: Exception) -> JSONRPCError:
-    """The JSON-RPC error for a line the transport could not read as a message."""
+def error_for(problem: Exception, request_id: RequestId | None = None) -> JSONRPCError:
+    """The JSON-RPC error for a line the transport could not read as a message (`request_id`:
+    its id, as far as it could be told)."""
     not_json = isinstance(problem, ValidationError) and any(
         error["type"] == "json_invalid" for error in problem.errors()
     )
@@ -17,12 +18,21 @@ def error_for(problem: Exception) -> JSONRPCError:
         if not_json
         else ErrorData(code=INVALID_REQUEST, message="Invalid Request: not a JSON-RPC 2.0 message")
     )
-    return JSONRPCError(jsonrpc="2.0", id=None, error=error)
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
 
 
-def too_long(limit: int) -> JSONRPCError:
-    """The answer to a line longer than `limit` bytes, which is dropped unread."""
+def too_long(limit: int, request_id: RequestId | None = None) -> JSONRPCError:
+    """The answer to a line longer than `limit` bytes, which is dropped unread (`request_id`:
+    its id, as far as its first and last bytes show it)."""
     message = f"Invalid Request: the message is longer than {limit} bytes"
+    return JSONRPCError(
+        jsonrpc="2.0", id=request_id, error=ErrorData(code=INVALID_REQUEST, message=message)
+    )
+
+
+def unusable_id() -> JSONRPCError:
+    """The answer to a request whose id is neither a string nor an integer."""
+    message = "Invalid Request: the id must be a string or an integer"
     return JSONRPCError(
         jsonrpc="2.0", id=None, error=ErrorData(code=INVALID_REQUEST, message=message)
     )

@@ -19,9 +19,11 @@ import os
 import signal
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import pydantic_core
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server.lowlevel.server import Server
 from mcp.shared.message import SessionMessage
@@ -38,8 +40,11 @@ from mcp.types import (
 
 from .boot import Rest
 from .boot import claimed_stdio as claimed_stdio  # noqa: PLC0414  (re-exported for callers)
+from .draining import ANSWERED_WHILE_DRAINING, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE
 from .http_options import DEFAULT_MAX_BODY_BYTES
-from .stdio import error_for, too_long
+from .message_id import EDGE_BYTES
+from .message_id import request_id as read_request_id
+from .stdio import error_for, too_long, unusable_id
 from .stdio_fast_path import FastPath
 from .table import encode_json
 
@@ -68,7 +73,8 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
 
     When the input ends, calls still running are answered (for up to `DRAIN_SECONDS`) before
     the server stops. Neither descriptor is closed. A line longer than `max_line` bytes is
-    answered with an error and dropped without being held. `opening`: the session so far,
+    answered with an error (with its id, when its edges show it) and dropped without being
+    held. `opening`: the session so far,
     answered by `boot` (its handshake is replayed, then its unread input comes first).
     """
     to_server, server_reads = anyio.create_memory_object_stream[Inbound](QUEUE)
@@ -79,8 +85,8 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
         tasks.start_soon(writer.run)
         reading, input_open = anyio.CancelScope(), anyio.CancelScope()
         inbound = _Inbound(to_server, server_writes.clone(), pending, fast, max_line)
-        source = _Source(read_fd, opening, writer.replayed)
-        with _sigterm_ends(input_open):
+        source = _Source(read_fd, opening, writer.replayed, inbound.drain)
+        with _sigterm_drains(inbound.drain):
             if fast is None:
                 tasks.start_soon(_read_loop, reading, source, inbound, input_open, max_line)
                 await server.run(
@@ -97,14 +103,31 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
         tasks.cancel_scope.deadline = anyio.current_time() + DRAIN_SECONDS
 
 
+class _Drain:
+    """Set by SIGTERM: the calls in flight are answered, then the input ends as at end of
+    file. Meanwhile the client is still read: what needs no handler (`draining`) is
+    answered as usual, a request that would start new work is refused with its id."""
+
+    def __init__(self) -> None:
+        self.started = anyio.Event()
+
+    async def end_input_when_answered(
+        self, pending: _Pending, input_open: anyio.CancelScope
+    ) -> None:
+        await self.started.wait()
+        with anyio.move_on_after(DRAIN_SECONDS):
+            await pending.answered()
+        input_open.cancel()
+
+
 @contextlib.contextmanager
-def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
-    """SIGTERM ends the input as end of file does: the calls in flight are answered, then
-    the server exits 0. A second SIGTERM kills at once. Only the main thread can do this."""
+def _sigterm_drains(drain: _Drain) -> Iterator[None]:
+    """SIGTERM starts the drain; the server then exits 0. A second SIGTERM kills at once.
+    Only the main thread can do this."""
     loop = asyncio.get_running_loop()
 
     def first_sigterm() -> None:
-        input_open.cancel()
+        drain.started.set()
         loop.remove_signal_handler(signal.SIGTERM)  # back to the default: a second one kills
 
     try:
@@ -126,10 +149,15 @@ def _sigterm_ends(input_open: anyio.CancelScope) -> Iterator[None]:
 
 class _Pending:
     """Ids of the requests the server has not answered yet (an id reused while its first
-    request runs counts twice: it is answered twice)."""
+    request runs counts twice: it is answered twice).
+
+    Refusals answered at once (`refused`) are counted apart: their answers must not count
+    off a running request of the same id, and a client that keeps sending what is refused
+    must not keep the drain waiting."""
 
     def __init__(self) -> None:
         self._ids: Counter[RequestId] = Counter()
+        self._refused: Counter[RequestId] = Counter()
         self._none_left = anyio.Event()
         self._none_left.set()
 
@@ -138,7 +166,20 @@ class _Pending:
             self._none_left = anyio.Event()
         self._ids[request_id] += 1
 
+    def refused(self, request_id: RequestId) -> None:
+        self._refused[request_id] += 1
+
     def discard(self, request_id: object) -> None:
+        """An answer to `request_id` went out."""
+        if isinstance(request_id, str | int) and self._refused[request_id]:
+            self._refused[request_id] -= 1
+            if not self._refused[request_id]:
+                del self._refused[request_id]
+            return
+        self.forget(request_id)
+
+    def forget(self, request_id: object) -> None:
+        """`request_id` will not be answered (cancelled), or was answered."""
         if not isinstance(request_id, str | int) or request_id not in self._ids:
             return
         self._ids[request_id] -= 1
@@ -167,24 +208,23 @@ class _Inbound:
         self.pending = pending
         self._fast = fast
         self.max_line = max_line
+        self.drain = _Drain()  # started by SIGTERM
 
-    async def accept(self, line: bytes | None) -> None:
-        """Route one line; None stands for a line dropped as too long."""
-        if line is None:
-            await self.to_writer.send(SessionMessage(too_long(self.max_line)))
+    async def accept(self, line: bytes | TooLong) -> None:
+        """Route one line, or answer one dropped as too long."""
+        if isinstance(line, TooLong):
+            await self._answer_at_once(line.request_id, too_long(self.max_line, line.request_id))
             return
         if not line.strip():
             return
-        try:
-            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
-        except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
-            lenient = _with_lone_surrogates(line)
-            if lenient is None:
-                await self.to_writer.send(SessionMessage(error_for(exc)))
-                return
-            message = lenient
+        message = await self._parsed(line)
+        if message is None:
+            return
         fast = self._fast
         if isinstance(message, JSONRPCRequest):
+            if self.drain.started.is_set() and message.method not in ANSWERED_WHILE_DRAINING:
+                await self._answer_at_once(message.id, _shutting_down(message.id))
+                return
             self.pending.add(message.id)
             if fast is not None and fast.takes(message):
                 return
@@ -195,15 +235,62 @@ class _Inbound:
             request_id = (message.params or {}).get("requestId")
             # Any other value names no request (and a list or an object cannot be looked up).
             if isinstance(request_id, str | int):
-                self.pending.discard(request_id)
+                self.pending.forget(request_id)
                 if fast is not None and fast.cancel(request_id):
                     return
         try:
             await self.to_server.send(SessionMessage(message))
         except BaseException:  # the input ended (SIGTERM) first: the server never sees it
             if isinstance(message, JSONRPCRequest):
-                self.pending.discard(message.id)
+                self.pending.forget(message.id)
             raise
+
+    async def _parsed(self, line: bytes) -> Any:
+        """The message on `line`; None once a line that holds none is answered."""
+        try:
+            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+            if isinstance(message, JSONRPCNotification) and _has_an_id(line):
+                # The SDK's reading of a request whose id is neither a string nor an integer
+                # (`1.5`, `true`, `null`): a notification, never answered. Its caller waits.
+                await self.to_writer.send(SessionMessage(unusable_id()))
+                return None
+            return message
+        except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
+            lenient = _with_lone_surrogates(line)
+            if lenient is None:  # answered with its id, if it shows one: its caller waits
+                request_id = _unread_request_id(line)
+                await self._answer_at_once(request_id, error_for(exc, request_id))
+            return lenient
+
+    async def _answer_at_once(self, request_id: RequestId | None, error: JSONRPCError) -> None:
+        """Answer a request that goes to no handler with `error`."""
+        if request_id is not None:
+            self.pending.refused(request_id)  # counted off as its answer is sent
+        await self.to_writer.send(SessionMessage(error))
+
+
+def _has_an_id(line: bytes) -> bool:
+    """Whether the JSON object on `line` has a top-level `id` (looked for only where the
+    text names one: notifications never do)."""
+    if b'"id"' not in line:
+        return False
+    try:
+        return "id" in pydantic_core.from_json(line)
+    except (ValueError, TypeError):
+        return False
+
+
+def _unread_request_id(line: bytes) -> RequestId | None:
+    """The id of the request on a line that could not be read; None for a line that holds
+    no request (an answer to the server's own request has an id, and no `method`)."""
+    if b'"method"' not in line:
+        return None
+    return read_request_id(line[:EDGE_BYTES], line[-EDGE_BYTES:])
+
+
+def _shutting_down(request_id: RequestId) -> JSONRPCError:
+    error = ErrorData(code=SHUTTING_DOWN, message=SHUTTING_DOWN_MESSAGE)
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
 
 
 def _with_lone_surrogates(line: bytes) -> Any:
@@ -229,10 +316,11 @@ class _Source:
     """The input: the session `boot` opened (its handshake, then what it left unread), if
     any, then the descriptor, unless the input ended during the opening."""
 
-    def __init__(self, fd: int, opening: Rest | None, replayed: anyio.Event) -> None:
+    def __init__(self, fd: int, opening: Rest | None, replayed: anyio.Event, drain: _Drain) -> None:
         self.fd = fd
         self.opening = opening
         self.replayed = replayed  # set when the answer to the replayed `initialize` is dropped
+        self.drain = drain
 
     async def replay(self, inbound: _Inbound) -> None:
         """Bring the SDK's session to where the opening left it, one step at a time, as a
@@ -249,10 +337,12 @@ class _Source:
     async def chunks(self) -> AsyncIterator[bytes]:
         if self.opening is not None:
             yield self.opening.unread
-            # A SIGTERM before the SDK's session watched for it ends the input here: what
+            # A SIGTERM before the SDK's session watched for it starts the drain here: what
             # was read before it is answered, as the calls in flight at a SIGTERM are.
-            if self.opening.ended or self.opening.terminated():
+            if self.opening.ended:
                 return
+            if self.opening.terminated():
+                self.drain.started.set()
         async for chunk in _chunks(self.fd):
             yield chunk
 
@@ -266,23 +356,36 @@ async def _read_loop(
 ) -> None:
     async with inbound.to_server, inbound.to_writer:
         with scope:
-            with input_open:  # cancelled: the input ends here (SIGTERM), as at end of file
-                await source.replay(inbound)
-                lines = _Lines(max_line)
-                async for chunk in source.chunks():
-                    for line in lines.feed(chunk):
+            async with anyio.create_task_group() as draining:
+                draining.start_soon(
+                    inbound.drain.end_input_when_answered, inbound.pending, input_open
+                )
+                with input_open:  # cancelled: the input ends here (drained), as at end of file
+                    await source.replay(inbound)
+                    lines = _Lines(max_line)
+                    async for chunk in source.chunks():
+                        for line in lines.feed(chunk):
+                            await inbound.accept(line)
+                    for line in lines.end():  # a last unended line
                         await inbound.accept(line)
-                for line in lines.end():  # a last unended line
-                    await inbound.accept(line)
+                draining.cancel_scope.cancel()
             with anyio.move_on_after(DRAIN_SECONDS):
                 await inbound.pending.answered()
+
+
+@dataclass(frozen=True)
+class TooLong:
+    """A line longer than the limit, dropped unread but for the id its edges show."""
+
+    request_id: RequestId | None
 
 
 class _Lines:
     """Splits the input into lines, none longer than `limit` bytes.
 
-    A longer line is never held whole: its bytes are dropped as they come, and it is
-    answered with an error (`None` in place of the line) once its end arrives, so a client
+    A longer line is never held whole: its bytes are dropped as they come but for its first
+    and last `EDGE_BYTES`, where its id is looked for, and it is answered with an error
+    carrying that id (a `TooLong` in place of the line) once its end arrives, so a client
     that never sends a newline cannot make the server's memory grow without bound.
     """
 
@@ -290,29 +393,51 @@ class _Lines:
         self._limit = limit
         self._buffer = bytearray()
         self._dropping = False  # inside a line already known to be too long
+        self._head = b""  # the dropped line's first bytes
+        self._tail = b""  # and its last ones so far
 
-    def feed(self, chunk: bytes) -> list[bytes | None]:
+    def feed(self, chunk: bytes) -> list[bytes | TooLong]:
         self._buffer += chunk
         end = self._buffer.rfind(b"\n")
         if end < 0:
-            if len(self._buffer) > self._limit:
-                self._buffer.clear()
-                self._dropping = True
+            self._hold_or_drop()
             return []
-        lines: list[bytes | None] = []
+        lines: list[bytes | TooLong] = []
         for line in bytes(self._buffer[:end]).split(b"\n"):
-            lines.append(None if self._dropping or len(line) > self._limit else line)
-            self._dropping = False
+            if self._dropping:
+                self._keep_tail(line)
+                lines.append(self._refused())
+            elif len(line) > self._limit:
+                lines.append(TooLong(read_request_id(line[:EDGE_BYTES], line[-EDGE_BYTES:])))
+            else:
+                lines.append(line)
         del self._buffer[: end + 1]
-        if len(self._buffer) > self._limit:
-            self._buffer.clear()
-            self._dropping = True
+        self._hold_or_drop()
         return lines
 
-    def end(self) -> list[bytes | None]:
+    def end(self) -> list[bytes | TooLong]:
         if self._dropping:
-            return [None]
+            return [self._refused()]
         return [bytes(self._buffer)]
+
+    def _hold_or_drop(self) -> None:
+        """Keep the unended line, or only its edges once it is too long."""
+        if self._dropping:
+            self._keep_tail(self._buffer)
+            self._buffer.clear()
+        elif len(self._buffer) > self._limit:
+            self._dropping = True
+            self._head = bytes(self._buffer[:EDGE_BYTES])
+            self._keep_tail(self._buffer)
+            self._buffer.clear()
+
+    def _keep_tail(self, data: bytes | bytearray) -> None:
+        self._tail = (self._tail + data[-EDGE_BYTES:])[-EDGE_BYTES:]
+
+    def _refused(self) -> TooLong:
+        refused = TooLong(read_request_id(self._head, self._tail))
+        self._dropping, self._head, self._tail = False, b"", b""
+        return refused
 
 
 async def _chunks(fd: int) -> AsyncIterator[bytes]:

@@ -3,10 +3,13 @@
 
 `\\p{L}`, look-behinds and named groups `(?<n>…)` are valid in schemas written for JavaScript
 servers; Python's `re` rejects or misreads some of them, and its `\\d` matches every Unicode
-digit where ECMA-262's matches 0-9 only. The three keywords that evaluate regexes (`pattern`,
-`patternProperties`, and `additionalProperties`, which depends on which keys the patterns
-match) are therefore replaced in jsonschema's validators by versions using the `regress` engine
-— or another matcher with the same verdicts (the server's, `bounded_regex`, cannot stall).
+digit where ECMA-262's matches 0-9 only. The keywords that evaluate regexes (`pattern`,
+`patternProperties`, and the two that depend on which keys the patterns match:
+`additionalProperties` and `unevaluatedProperties`) are therefore replaced in jsonschema's
+validators by versions using the `regress` engine — or another matcher with the same verdicts
+(the server's, `bounded_regex`, cannot stall). jsonschema's own `unevaluatedProperties` finds
+the keys `patternProperties` evaluated with Python's `re`: it would accept `{"٣": 1}` against
+`patternProperties: {"^\\d+$": {}}, unevaluatedProperties: false`.
 """
 
 from __future__ import annotations
@@ -54,8 +57,88 @@ def extra_keys(
     ]
 
 
+def _evaluated_keys(
+    validator: Any, instance: Mapping[str, Any], schema: Any, matcher: Matcher
+) -> set[str]:
+    """Keys of `instance` that `schema` and its in-place applicators evaluate, for
+    `unevaluatedProperties`: jsonschema's own walk, with `patternProperties` matched by
+    `matcher` instead of `re`."""
+    if not isinstance(schema, Mapping):
+        return set()  # a boolean schema evaluates no key
+    return (
+        _own_keys(validator, instance, schema, matcher)
+        | _referenced_keys(validator, instance, schema, matcher)
+        | _applied_keys(validator, instance, schema, matcher)
+    )
+
+
+def _accepts(validator: Any, instance: Any, schema: Any) -> bool:
+    return next(validator.descend(instance, schema), None) is None
+
+
+def _own_keys(
+    validator: Any, instance: Mapping[str, Any], schema: Mapping[str, Any], matcher: Matcher
+) -> set[str]:
+    """The keys the schema's own property keywords evaluate."""
+    found: set[str] = set()
+    properties = schema.get("properties")
+    if isinstance(properties, Mapping):
+        found |= properties.keys() & instance.keys()
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        if keyword in schema:
+            subschema = schema[keyword]
+            found |= {k for k, v in instance.items() if _accepts(validator, v, subschema)}
+    patterns = schema.get("patternProperties")
+    if isinstance(patterns, Mapping):
+        found |= {key for key in instance if any(matcher(p, key) for p in patterns)}
+    return found
+
+
+def _referenced_keys(
+    validator: Any, instance: Mapping[str, Any], schema: Mapping[str, Any], matcher: Matcher
+) -> set[str]:
+    """The keys the schemas the schema refers to evaluate (`$ref`, `$dynamicRef`, draft
+    2019-09's `$recursiveRef`)."""
+    from referencing.jsonschema import lookup_recursive_ref  # noqa: PLC0415
+
+    resolved = [
+        validator._resolver.lookup(schema[keyword])
+        for keyword in ("$ref", "$dynamicRef")
+        if isinstance(schema.get(keyword), str)
+    ]
+    if "$recursiveRef" in schema:
+        resolved.append(lookup_recursive_ref(validator._resolver))
+    found: set[str] = set()
+    for target in resolved:
+        inner = validator.evolve(schema=target.contents, _resolver=target.resolver)
+        found |= _evaluated_keys(inner, instance, target.contents, matcher)
+    return found
+
+
+def _applied_keys(
+    validator: Any, instance: Mapping[str, Any], schema: Mapping[str, Any], matcher: Matcher
+) -> set[str]:
+    """The keys evaluated by the subschemas that apply to the instance and accept it
+    (`allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`)."""
+    applied: list[Any] = []
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        applied += [sub for sub in schema.get(keyword, ()) if _accepts(validator, instance, sub)]
+    if "if" in schema:
+        if _accepts(validator, instance, schema["if"]):
+            applied += [schema["if"]] + ([schema["then"]] if "then" in schema else [])
+        elif "else" in schema:
+            applied.append(schema["else"])
+    dependent = schema.get("dependentSchemas")
+    if isinstance(dependent, Mapping):
+        applied += [sub for key, sub in dependent.items() if key in instance]
+    found: set[str] = set()
+    for subschema in applied:
+        found |= _evaluated_keys(validator, instance, subschema, matcher)
+    return found
+
+
 def _keywords(matcher: Matcher) -> dict[str, Callable[..., Iterator[Any]]]:
-    """The three keywords that evaluate regexes, each matching with `matcher`."""
+    """The keywords that evaluate regexes, each matching with `matcher`."""
     from jsonschema import ValidationError  # noqa: PLC0415  (kept off the import path)
 
     def pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
@@ -88,17 +171,47 @@ def _keywords(matcher: Matcher) -> dict[str, Callable[..., Iterator[Any]]]:
                 f"Additional properties are not allowed ({listed} {verb} unexpected)"
             )
 
+    def unevaluated_properties(
+        validator: Any, unevaluated: Any, instance: Any, schema: Any
+    ) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        evaluated = _evaluated_keys(validator, instance, schema, matcher)
+        refused = [
+            key
+            for key, value in instance.items()
+            if key not in evaluated
+            and next(validator.descend(value, unevaluated, path=key), None) is not None
+        ]
+        if not refused:
+            return
+        listed = ", ".join(repr(key) for key in sorted(refused))
+        verb = "was" if len(refused) == 1 else "were"
+        if unevaluated is False:
+            yield ValidationError(
+                f"Unevaluated properties are not allowed ({listed} {verb} unexpected)"
+            )
+        else:
+            yield ValidationError(
+                "Unevaluated properties are not valid under the given schema "
+                f"({listed} {verb} unevaluated and invalid)"
+            )
+
     return {
         "pattern": pattern,
         "patternProperties": pattern_properties,
         "additionalProperties": additional_properties,
+        "unevaluatedProperties": unevaluated_properties,
     }
 
 
 @cache
 def with_ecma_regex(cls: type[Validator], matcher: Matcher = search) -> type[Validator]:
-    """`cls` with the three keywords that evaluate regexes running them as ECMA-262."""
+    """`cls` with the keywords that evaluate regexes running them as ECMA-262 (only those of
+    its draft: a draft-07 schema's `unevaluatedProperties` stays an unknown word)."""
     from jsonschema.validators import extend  # noqa: PLC0415  (kept off the import path)
 
-    extended: type[Validator] = extend(cls, _keywords(matcher))  # type: ignore[no-untyped-call]
+    own = cls.VALIDATORS
+    keywords = {name: check for name, check in _keywords(matcher).items() if name in own}
+    extended: type[Validator] = extend(cls, keywords)  # type: ignore[no-untyped-call]
     return extended

@@ -11,7 +11,8 @@ import asyncio
 import functools
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
@@ -39,15 +40,16 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
+from . import guards
 from .boot import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
 from .context import Context, InputRequired, LogLevels
 from .errors import ErrorPolicy, ToolError, shortened
-from .limits import PoolSaturated, Raised, WorkerPool
+from .limits import LoopLimiter, PoolSaturated, Raised, WorkerPool
 from .results import NotJson, error_result, finished, plain_json
 from .table import LazyTool as LazyTool  # noqa: PLC0414  (re-exported for older tool tables)
 from .table import ToolCode as ToolCode  # noqa: PLC0414
 from .table import as_plain_json, to_json
-from .validation import SchemaCheck, off_loop_if
+from .validation import VERDICT_THREADS, SchemaCheck, off_loop_if
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +65,10 @@ NOT_IMPLEMENTED = "is not implemented yet"
 MAX_PROBLEMS = 20
 PROBLEM_LIMIT = 300
 _CONTENT_TYPES = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
+# Verdict threads the calls of one tool may hold at once (the others wait their turn without
+# a thread): one matching and one next, since a schema's matches run one at a time. A flood
+# of runaway matches on a tool, or on three, leaves threads to every other tool.
+TOOL_VERDICT_THREADS = max(1, VERDICT_THREADS // 4)
 
 
 class ToolEntry(Protocol):
@@ -153,6 +159,7 @@ class CompiledTool:
         self.spec = spec
         self._code: ToolCode | None = None
         self._wants_context = False
+        self.verdict_threads = LoopLimiter(TOOL_VERDICT_THREADS)
 
     def code(self) -> ToolCode:
         """The tool's models and handler, imported on the first call that needs them.
@@ -191,31 +198,70 @@ class CompiledTool:
         return inspect.iscoroutinefunction(self.code().handler)
 
     async def invoke(
-        self, model: BaseModel, context: Context, timeout: float | None, pool: WorkerPool
-    ) -> Any:
-        """Run the handler (a sync one on the worker pool), within `timeout` seconds."""
+        self,
+        model: BaseModel,
+        context: Context,
+        timeout: float | None,
+        pool: WorkerPool,
+        finish: Callable[[Any], CallToolResult],
+    ) -> CallToolResult:
+        """Run the handler (a sync one on the worker pool) and `finish` what it returned into
+        the result to send, within `timeout` seconds."""
         try:
             if not timeout:
-                return await self._run(model, context, pool)
+                return await self._run(model, context, pool, finish)
+            if self.is_async:
+                return await self._run_apart(self._run(model, context, pool, finish), timeout)
             with anyio.move_on_after(timeout):
-                return await self._run(model, context, pool)
+                return await self._run(model, context, pool, finish)
         except BaseException:
             context.is_cancelled = True  # for a sync handler's thread, which runs on
             raise
         context.is_cancelled = True
         raise HandlerTimedOut(timeout)
 
-    async def _run(self, model: BaseModel, context: Context, pool: WorkerPool) -> Any:
+    @staticmethod
+    async def _run_apart(
+        run: Coroutine[Any, Any, CallToolResult], timeout: float
+    ) -> CallToolResult:
+        """`run` in a task of its own, waited for `timeout` seconds at most, then cancelled:
+        an async handler that catches its cancellation and goes on is left running, and its
+        call is answered at its timeout all the same."""
+        task = asyncio.ensure_future(_contained(run))
+        try:
+            await asyncio.wait((task,), timeout=timeout)
+        finally:
+            if not task.done():  # the timeout, or the caller's own cancellation
+                task.cancel()
+                task.add_done_callback(_discard_outcome)
+        if not task.done():
+            raise HandlerTimedOut(timeout)
+        return task.result()
+
+    async def _run(
+        self,
+        model: BaseModel,
+        context: Context,
+        pool: WorkerPool,
+        finish: Callable[[Any], CallToolResult],
+    ) -> CallToolResult:
         handler: Callable[..., Any] = self.code().handler
         args: tuple[Any, ...] = (model, context) if self.wants_context else (model,)
-        if self.is_async:
-            outcome = await handler(*args)
-        else:
-            # A worker thread keeps a slow sync handler from blocking other requests.
-            outcome = await pool.run(handler, *args)
-        if inspect.isawaitable(outcome):
-            outcome = await outcome
-        return outcome
+        guards.install()
+        try:
+            with guards.handler_running():
+                if self.is_async:
+                    outcome = await handler(*args)
+                else:
+                    # A worker thread keeps a slow sync handler from blocking other requests.
+                    outcome = await pool.run(_finished_in_worker, handler, args, finish)
+                    if isinstance(outcome, _Finished):
+                        return outcome.result
+                if inspect.isawaitable(outcome):
+                    outcome = await outcome
+                return finish(outcome)
+        finally:
+            guards.end_if_forked_child()  # raised or returned, never answered from a child
 
     def to_result(self, outcome: HandlerResult) -> CallToolResult:
         """Turn what a handler returned into a tool result, checking the output schema."""
@@ -270,6 +316,39 @@ class CompiledTool:
             )
         blocks = content or [TextContent(type="text", text=to_json(data))]
         return CallToolResult(content=blocks, structured_content=data)
+
+
+async def _contained(run: Coroutine[Any, Any, CallToolResult]) -> CallToolResult:
+    """`run`, with `SystemExit` and `KeyboardInterrupt` wrapped in `Raised`: raised as they
+    are in a task, asyncio would hand them on to the event loop, ending the server."""
+    try:
+        return await run
+    except (SystemExit, KeyboardInterrupt) as exc:
+        raise Raised(exc) from None
+
+
+def _discard_outcome(task: asyncio.Future[Any]) -> None:
+    """Read what a task answered after its timeout returned or raised, so that asyncio does
+    not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
+@dataclass(frozen=True)
+class _Finished:
+    """A sync handler's result, made ready to send on its worker thread."""
+
+    result: CallToolResult
+
+
+def _finished_in_worker(
+    handler: Callable[..., Any], args: tuple[Any, ...], finish: Callable[[Any], CallToolResult]
+) -> Any:
+    """Call a sync handler and finish its result on the same worker thread: converting a
+    result (a huge one, a slow generator) never blocks the event loop, and counts in the
+    call's timeout. An awaitable it returns is left to the event loop."""
+    outcome = handler(*args)
+    return outcome if inspect.isawaitable(outcome) else _Finished(finish(outcome))
 
 
 class Dispatcher:
@@ -362,7 +441,7 @@ class Dispatcher:
         call must not end the server for every other client.
         """
         tool = self._tool(name)
-        model = await off_loop_if(tool.input_check.isolated, self.admit, name, arguments)
+        model = await self._admitted(tool, arguments)
         if isinstance(model, CallToolResult):
             return model
         context = context or Context(None, env_names=self.policy.env_names)
@@ -371,15 +450,34 @@ class Dispatcher:
                 await _confirm(tool.spec, context)
             policy = self.policy
             timeout = policy.timeout_of(tool.spec)
-            outcome = await tool.invoke(model, context, timeout, policy.workers)
-            result = tool.to_result(outcome)
+            sendable = functools.partial(self._sendable, tool)
+            return await tool.invoke(model, context, timeout, policy.workers, sendable)
         except InputRequired as asked:
             return asked.result
         except BaseException as exc:  # every kind, see the docstring
             if _is_server_cancellation(exc):
                 raise
-            result = self._failure(tool, exc)
+            return self._finished(self._failure(tool, exc))
+
+    def _sendable(self, tool: CompiledTool, outcome: Any) -> CallToolResult:
+        """What a handler returned, as the result to send (checked, redacted, bounded)."""
+        return self._finished(tool.to_result(outcome))
+
+    def _finished(self, result: CallToolResult) -> CallToolResult:
         return finished(result, self.policy.errors.redactor, self.policy.max_result_bytes)
+
+    async def _admitted(
+        self, tool: CompiledTool, arguments: Mapping[str, Any]
+    ) -> BaseModel | CallToolResult:
+        """`admit`, off the event loop when the verdict may wait for a regex child."""
+        name = tool.spec.name
+        if not tool.input_check.isolated:
+            return self.admit(name, arguments)
+        from .bounded_regex import waiting_since  # noqa: PLC0415  (loaded with the schema)
+
+        with waiting_since(time.monotonic()):
+            async with tool.verdict_threads.here():
+                return await off_loop_if(True, self.admit, name, arguments)
 
     def _failure(self, tool: CompiledTool, exc: BaseException) -> CallToolResult:
         name = tool.spec.name

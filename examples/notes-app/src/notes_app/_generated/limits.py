@@ -14,11 +14,15 @@ import contextvars
 import logging
 import queue
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
+import anyio
+
 from .boot import DEFAULT_WORKERS
+from .guards import end_if_forked_child
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +41,24 @@ class Raised(Exception):
     def __init__(self, original: BaseException) -> None:
         super().__init__(original)
         self.original = original
+
+
+class LoopLimiter:
+    """A capacity limiter in each event loop that asks for one (a limiter is bound to one)."""
+
+    def __init__(self, tokens: int) -> None:
+        self._tokens = tokens
+        self._limiters: weakref.WeakKeyDictionary[
+            asyncio.AbstractEventLoop, anyio.CapacityLimiter
+        ] = weakref.WeakKeyDictionary()
+
+    def here(self) -> anyio.CapacityLimiter:
+        """This event loop's limiter."""
+        loop = asyncio.get_running_loop()
+        limiter = self._limiters.get(loop)
+        if limiter is None:
+            limiter = self._limiters[loop] = anyio.CapacityLimiter(self._tokens)
+        return limiter
 
 
 class _Call:
@@ -90,16 +112,18 @@ class WorkerPool:
         self, call: _Call, context: contextvars.Context, function: Callable[..., Any], *args: Any
     ) -> Any:
         try:
-            return context.run(function, *args)
+            outcome = context.run(function, *args)
         except BaseException as exc:  # every kind, see `Raised`
-            return Raised(exc)
-        finally:
-            with self._lock:
-                call.finished = True
-                self._busy -= 1
-                if call.overrun:
-                    self._overrun -= 1
-                    logger.warning("a sync handler finished after its call was answered")
+            outcome = Raised(exc)
+        # Before any lock: one another thread held at a fork stays held in the child.
+        end_if_forked_child()
+        with self._lock:
+            call.finished = True
+            self._busy -= 1
+            if call.overrun:
+                self._overrun -= 1
+                logger.warning("a sync handler finished after its call was answered")
+        return outcome
 
     def _saturation_message(self) -> str:
         stuck = f", {self._overrun} of them past their timeout" if self._overrun else ""

@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
+    INTERNAL_ERROR,
     INVALID_PARAMS,
     AudioContent,
     EmbeddedResource,
@@ -24,8 +25,10 @@ from mcp.types import (
     TextContent,
 )
 
+from .catalog_calls import HandlerPolicy
 from .completions import CompletionSource
 from .resources import call_handler
+from .template_values import shown
 
 _BLOCKS = (TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource)
 PromptResult: TypeAlias = str | Sequence[Any] | PromptMessage | GetPromptResult
@@ -56,7 +59,7 @@ def checked_arguments(spec: PromptSpec, given: Mapping[str, str] | None) -> dict
     declared = {a["name"] for a in spec.arguments}
     unknown = sorted(set(given) - declared)
     if unknown:
-        raise MCPError(INVALID_PARAMS, f"prompt {spec.name!r} has no argument {unknown[0]!r}")
+        raise MCPError(INVALID_PARAMS, f"prompt {spec.name!r} has no argument {shown(unknown[0])}")
     missing = [a["name"] for a in spec.arguments if a.get("required") and a["name"] not in given]
     if missing:
         raise MCPError(INVALID_PARAMS, f"prompt {spec.name!r} needs the argument {missing[0]!r}")
@@ -64,7 +67,15 @@ def checked_arguments(spec: PromptSpec, given: Mapping[str, str] | None) -> dict
 
 
 def as_result(spec: PromptSpec, outcome: PromptResult) -> GetPromptResult:
-    """A handler's return value as prompts/get's result."""
+    """A handler's return value as prompts/get's result; MCPError when it is none."""
+    try:
+        return _as_result(spec, outcome)
+    except (ValueError, TypeError):  # the exception's text may quote the value
+        message = f"the handler returned {type(outcome).__name__}, which is not a prompt"
+        raise MCPError(INTERNAL_ERROR, message, {"name": spec.name}) from None
+
+
+def _as_result(spec: PromptSpec, outcome: PromptResult) -> GetPromptResult:
     description = spec.definition.get("description")
     if isinstance(outcome, GetPromptResult):
         return outcome
@@ -85,11 +96,11 @@ async def get_prompt(
     spec: PromptSpec,
     given: Mapping[str, str] | None,
     context: Any,
-    redact: Callable[[str], str],
+    policy: HandlerPolicy,
 ) -> GetPromptResult:
     arguments = checked_arguments(spec, given)
     if spec.template is not None:
         values = {name: "" if value is None else value for name, value in arguments.items()}
         return as_result(spec, spec.template.format_map(values))
     assert spec.handler is not None
-    return as_result(spec, await call_handler(spec.handler, context, redact, **arguments))
+    return as_result(spec, await call_handler(spec.handler, context, policy, **arguments))

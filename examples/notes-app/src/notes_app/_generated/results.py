@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from mcp.types import CallToolResult, TextContent
@@ -20,6 +21,9 @@ from .errors import Redactor
 # Non-finite floats are kept as they are, to be refused below rather than sent as `null`.
 _JSON_CONFIG = ConfigDict(ser_json_bytes="base64", ser_json_inf_nan="constants")
 _ANY = TypeAdapter[Any](Any, config=_JSON_CONFIG)
+
+
+_LEAVES = (str, int, float, bool, type(None))
 
 
 class NotJson(ValueError):
@@ -36,6 +40,7 @@ def plain_json(value: object) -> Any:
 
     Raises `NotJson` for what has no faithful JSON form.
     """
+    _refuse_iterators(value)
     try:
         plain = _ANY.dump_python(value, mode="json")
     except ValueError as exc:  # pydantic's PydanticSerializationError
@@ -53,7 +58,39 @@ def _utf8_json(value: Any) -> bytes | None:
         return None
 
 
+def _refuse_iterators(value: object) -> None:
+    """Raise `NotJson` if `value` holds an iterator (a generator, `map`, `itertools.count()`):
+    read to its end to be converted, one that never ends would fill the memory."""
+    try:
+        found = _holds_iterator(value)
+    except RecursionError:
+        raise NotJson("it is nested too deeply, or holds itself") from None
+    if found:
+        raise NotJson(
+            "it holds an iterator (a generator, map, …), which may never end: return a list"
+        )
+
+
+def _holds_iterator(value: object) -> bool:
+    kind = type(value)
+    if kind in _LEAVES:
+        return False
+    if isinstance(value, Iterator):
+        return True
+    if isinstance(value, Mapping):
+        value = value.values()
+    elif not isinstance(value, (list, tuple, set, frozenset)):
+        return False  # a model, a dataclass, bytes…: pydantic reads it field by field
+    return any(_holds_iterator(item) for item in value if type(item) not in _LEAVES)
+
+
 def _checked(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            str(value)  # past Python's digit limit an int has no JSON text
+        except ValueError:
+            raise NotJson(f"an integer of {value.bit_length()} bits is too large") from None
+        return value
     if isinstance(value, str):
         return _escape_surrogates(value)
     if isinstance(value, float) and not math.isfinite(value):

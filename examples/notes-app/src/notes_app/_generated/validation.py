@@ -21,6 +21,7 @@ gets a much shorter deadline: every client waits while it runs.
 from __future__ import annotations
 
 import asyncio
+import math
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar
@@ -133,6 +134,28 @@ def _fast_validator(schema: Mapping[str, Any]) -> Any:
         return None  # the reference judges what jsonschema-rs cannot compile
 
 
+def non_finite(instance: Any) -> list[str]:
+    """Where `instance` holds a NaN or an infinity, as `$.path: ...` lines.
+
+    JSON has neither, but the parsers both transports use read `NaN`, `Infinity` and
+    `-Infinity` on the wire, and a number past the double range (`1e400`) as an infinity.
+    No schema may be asked about one: a NaN passes every bound (`NaN > 10` is false), so
+    `{"maximum": 10}` would hand it to the handler. Walked without recursion: the value's
+    depth is the client's.
+    """
+    found: list[tuple[Sequence[str | int], str]] = []
+    pending: list[tuple[tuple[str | int, ...], Any]] = [((), instance)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            found.append((where, f"{value} is not a JSON number (JSON has no NaN or Infinity)"))
+        elif isinstance(value, Mapping):
+            pending.extend(((*where, str(key)), item) for key, item in value.items())
+        elif isinstance(value, list):
+            pending.extend(((*where, index), item) for index, item in enumerate(value))
+    return _lines(found)
+
+
 def _lines(found: Iterable[tuple[Sequence[str | int], str]]) -> list[str]:
     ordered = sorted(found, key=lambda item: ([str(p) for p in item[0]], item[1]))
     return [f"{json_path(where)}: {message}" for where, message in ordered]
@@ -149,21 +172,30 @@ class SchemaCheck:
         patterns = list(_patterns(schema))
         self._patterned = bool(patterns)
         self.isolated = False
+        self._lane: Any = None  # this schema's turn at the regex children
         if patterns:
-            from .bounded_regex import is_linear, warm_up  # noqa: PLC0415
+            from .bounded_regex import Lane, is_linear, warm_up  # noqa: PLC0415
 
             self.isolated = not all(is_linear(pattern) for pattern in patterns)
             if self.isolated:
+                self._lane = Lane()
                 warm_up()
 
     def problems(self, instance: Any) -> list[str]:
-        """Every way `instance` fails the schema, as `$.path: message` lines; [] when valid."""
+        """Every way `instance` fails the schema, as `$.path: message` lines; [] when valid.
+
+        A NaN or an infinity anywhere fails every schema, `{}` and `true` included.
+        """
+        unnumbered = non_finite(instance)
+        if unnumbered:
+            return unnumbered
         if not self._patterned:
             return self._problems(instance)
         # RE2, regress and their tables load with the first schema that has a pattern.
         from .bounded_regex import VERDICT_BUDGET, verdict_budget  # noqa: PLC0415
 
-        with verdict_budget(LOOP_BUDGET if _on_event_loop() else VERDICT_BUDGET):
+        budget = LOOP_BUDGET if _on_event_loop() else VERDICT_BUDGET
+        with verdict_budget(budget, self._lane):
             return self._problems(instance)
 
     def _problems(self, instance: Any) -> list[str]:

@@ -8,12 +8,15 @@ message with its traceback goes to the log under the same id.
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import secrets as token_source
+import sys
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any, AnyStr, Generic
 
 logger = logging.getLogger(__name__)
 
@@ -86,12 +89,140 @@ class RedactingFilter(logging.Filter):
 
 
 def redact_logs(redactor: Redactor) -> None:
-    """Install the redacting filter on every handler of the root logger."""
+    """Secrets leave no trace in what the server writes: the redacting filter goes on every
+    handler of the root logger, and `sys.stdout` and `sys.stderr` (where a handler's `print`
+    goes) write through a `RedactingOutput`."""
     for handler in logging.getLogger().handlers:
         # One at a time: start-up installs one before the server's policy is known.
         for old in [f for f in handler.filters if isinstance(f, RedactingFilter)]:
             handler.removeFilter(old)
         handler.addFilter(RedactingFilter(redactor))
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if isinstance(stream, RedactingOutput):
+            stream.redactor = redactor
+        elif stream is not None:
+            setattr(sys, name, RedactingOutput(stream, redactor))
+
+
+def _held_length(text: AnyStr, secrets: Iterable[AnyStr]) -> int:
+    """How much of the end of `text` may be the start of a secret, to be written only once
+    what follows shows it is not (a secret printed in pieces is still redacted whole)."""
+    held = 0
+    for secret in secrets:
+        for length in range(min(len(secret) - 1, len(text)), held, -1):
+            if text.endswith(secret[:length]):
+                held = length
+                break
+    return held
+
+
+class _Redacting(Generic[AnyStr]):
+    """Writes to `write` with the secrets' values replaced, across the pieces it is given."""
+
+    def __init__(self, empty: AnyStr) -> None:
+        self._held: AnyStr = empty
+        self._lock = threading.RLock()  # handler threads print at once
+
+    def write(self, piece: AnyStr, secrets: tuple[AnyStr, ...], out: IO[AnyStr]) -> None:
+        with self._lock:
+            pending = self._held + piece
+            for secret in secrets:
+                pending = pending.replace(secret, _redacted_like(secret))
+            cut = len(pending) - _held_length(pending, secrets)
+            self._held = pending[cut:]
+            if cut:
+                out.write(pending[:cut])
+
+    def flush(self, out: IO[AnyStr]) -> None:
+        with self._lock:
+            held, self._held = self._held, self._held[:0]
+            if held:
+                out.write(held)
+            out.flush()
+
+
+def _redacted_like(secret: AnyStr) -> AnyStr:
+    return REDACTED if isinstance(secret, str) else REDACTED.encode()
+
+
+class RedactingOutput(io.TextIOBase):
+    """A text stream that writes to `stream` without the secrets' values (`sys.stdout`,
+    `sys.stderr`: what a handler prints is redacted like a log line). Its `buffer` does the
+    same for bytes; what is written to the file descriptor itself is not seen."""
+
+    def __init__(self, stream: IO[str], redactor: Redactor) -> None:
+        super().__init__()
+        self.stream = stream
+        self.redactor = redactor
+        self._text: _Redacting[str] = _Redacting("")
+        self._bytes: _Redacting[bytes] = _Redacting(b"")
+        self._buffer = _RedactingBytes(self)
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # as a text file says it
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self._text.write(text, self.redactor.values, self.stream)
+        return len(text)
+
+    def write_bytes(self, data: bytes) -> int:
+        buffer: IO[bytes] = self.stream.buffer  # type: ignore[attr-defined]
+        self.stream.flush()  # what was printed before goes first
+        encoding = self.encoding or "utf-8"
+        secrets = tuple(value.encode(encoding, "replace") for value in self.redactor.values)
+        self._bytes.write(bytes(data), secrets, buffer)
+        return len(data)
+
+    def flush(self) -> None:
+        self._text.flush(self.stream)
+        if hasattr(self.stream, "buffer"):
+            self._bytes.flush(self.stream.buffer)
+
+    @property
+    def buffer(self) -> _RedactingBytes:
+        return self._buffer
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return str(getattr(self.stream, "encoding", None) or "utf-8")
+
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return getattr(self.stream, "errors", None)
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def writable(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:  # anything else a stream has (line_buffering…)
+        if name == "stream":  # not set yet
+            raise AttributeError(name)
+        return getattr(self.stream, name)
+
+
+class _RedactingBytes(io.RawIOBase):
+    """`RedactingOutput.buffer`: bytes written to the stream, redacted the same way."""
+
+    def __init__(self, output: RedactingOutput) -> None:
+        super().__init__()
+        self._output = output
+
+    def write(self, data: Any) -> int:
+        return self._output.write_bytes(bytes(data))
+
+    def flush(self) -> None:
+        self._output.flush()
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._output.fileno()
 
 
 def quote(value: str, limit: int = QUOTE_LIMIT) -> str:
@@ -120,17 +251,27 @@ class ErrorPolicy:
     def unexpected(self, tool: str, exc: BaseException) -> str:
         """The client's text for an exception that is not a `ToolError`; logs the rest."""
         error_id = new_error_id()
+        message = message_of(exc)
         logger.error(
             "tool %r failed (error id %s): %s: %s",
             tool,
             error_id,
             type(exc).__name__,
-            exc,
+            message,
             exc_info=(type(exc), exc, exc.__traceback__),
         )
         if self.debug:
-            return self.redactor.text(f"Tool {tool!r} failed: {type(exc).__name__}: {exc}")
+            return self.redactor.text(f"Tool {tool!r} failed: {type(exc).__name__}: {message}")
         return f"Tool {tool!r} failed: {type(exc).__name__} (error id {error_id})"
 
     def tool_error(self, exc: ToolError) -> str:
-        return self.redactor.text(str(exc))
+        return self.redactor.text(message_of(exc))
+
+
+def message_of(exc: BaseException) -> str:
+    """`str(exc)`, or a stand-in when the exception cannot say it: its `__str__` is user
+    code, which may raise (or recurse) like any other."""
+    try:
+        return str(exc)
+    except BaseException:  # every kind: what a handler raised must not escape through it
+        return f"<{type(exc).__name__} whose message could not be read>"

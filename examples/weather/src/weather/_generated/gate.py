@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import anyio
+import pydantic_core
 
+from .draining import refusal, runs_while_draining
+from .message_id import EDGE_BYTES, request_id
 from .sessions import SessionBook
 
 if TYPE_CHECKING:
@@ -28,6 +31,7 @@ ASGIApp: TypeAlias = Callable[[Scope, Receive, Send], Awaitable[None]]
 logger = logging.getLogger(__name__)
 
 HEALTH_PATH = "/healthz"
+INVALID_REQUEST = -32600  # JSON-RPC's code, as `mcp.types` names it
 SESSION_HEADER = b"mcp-session-id"
 
 
@@ -75,7 +79,8 @@ class Gate:
             status, text = (503, "draining") if self.draining else (200, "ok")
             await _reply(send, status, {"status": text})
             return
-        if self.draining:
+        if self.draining and scope["method"] not in ("POST", "DELETE"):
+            # POSTs are judged by what they ask (`_post`); ending a session is always fine.
             await _reply(send, 503, {"error": "the server is shutting down"}, retry=True)
             return
         if scope["method"] != "POST":
@@ -91,6 +96,8 @@ class Gate:
     async def _post(self, scope: Scope, receive: Receive, send: Send) -> None:
         body = await self._read_body(scope, receive, send)
         if body is None:
+            return
+        if self.draining and not await self._runs_while_draining(body, send):
             return
         if self.tool_scopes and not await self._scopes_allow(scope, body, send):
             return
@@ -127,27 +134,46 @@ class Gate:
         """The whole body, or None once a 413 or 408 has been sent."""
         limit = self.limits.max_body_bytes
         declared = _header(scope, b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limit:
-            await _reply(send, 413, {"error": f"request body over {limit} bytes"})
-            return None
+        # Only the first bytes of a body declared too large are read: its id, if they hold it.
+        too_large = (
+            declared is not None
+            and declared.isascii()
+            and declared.isdigit()
+            and (len(declared) > len(str(limit)) or int(declared) > limit)
+        )
+        wanted = EDGE_BYTES if too_large else limit
         chunks: list[bytes] = []
-        size = 0
+        size, complete = 0, False
         # A client that sends its body slowly holds a connection and a task: bounded here.
         with anyio.move_on_after(self.limits.read_timeout):
-            while True:
+            while not complete and size <= wanted:
                 message = await receive()
                 if message["type"] == "http.disconnect":
                     return None
                 chunk = message.get("body", b"")
                 size += len(chunk)
-                if size > limit:
-                    await _reply(send, 413, {"error": f"request body over {limit} bytes"})
-                    return None
                 chunks.append(chunk)
-                if not message.get("more_body", False):
-                    return b"".join(chunks)
-        await _reply(send, 408, {"error": "the request body was not received in time"})
-        return None
+                complete = not message.get("more_body", False)
+        if too_large or size > limit:
+            await _too_large(send, limit, b"".join(chunks)[:EDGE_BYTES])
+            return None
+        if not complete:
+            await _reply(send, 408, {"error": "the request body was not received in time"})
+            return None
+        return b"".join(chunks)
+
+    async def _runs_while_draining(self, body: bytes, send: Send) -> bool:
+        """While draining, a request that needs no handler is served as usual (its client
+        may have a call in flight); one that would start new work gets 503 and the JSON-RPC
+        error for its id, which a client hands to the request it sent."""
+        try:
+            message = pydantic_core.from_json(body)
+        except ValueError:
+            return True  # the transport answers the parse error
+        if runs_while_draining(message):
+            return True
+        await _reply(send, 503, refusal(message.get("id")), retry=True)
+        return False
 
     async def _scopes_allow(self, scope: Scope, body: bytes, send: Send) -> bool:
         needed = self._needed_scopes(body)
@@ -170,8 +196,10 @@ class Gate:
         return False
 
     def _needed_scopes(self, body: bytes) -> tuple[str, ...]:
+        # Read as the SDK reads it (depth, numbers, surrogates): what cannot be read here
+        # cannot be read there either, so a body this check skips is refused as unreadable.
         try:
-            message = json.loads(body)
+            message = pydantic_core.from_json(body)
         except ValueError:
             return ()  # the transport answers the parse error
         messages = message if isinstance(message, list) else [message]
@@ -238,6 +266,16 @@ def replaying(body: bytes, receive: Receive) -> Receive:
         return await receive()
 
     return replay
+
+
+async def _too_large(send: Send, limit: int, head: bytes) -> None:
+    """413, with the JSON-RPC error a client hands to the request it sent, when its id
+    shows in the body's first bytes."""
+    error = {
+        "code": INVALID_REQUEST,
+        "message": f"Invalid Request: the message is longer than {limit} bytes",
+    }
+    await _reply(send, 413, {"jsonrpc": "2.0", "id": request_id(head), "error": error})
 
 
 async def _reply(
