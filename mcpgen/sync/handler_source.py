@@ -68,8 +68,10 @@ def parse_source(data: bytes | str) -> ast.Module:
     except SyntaxError as exc:
         where = f"line {exc.lineno}: " if exc.lineno else ""
         raise SourceError(f"{where}syntax error: {exc.msg}") from None
-    except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, absurd nesting
-        raise SourceError(f"cannot be parsed: {exc or type(exc).__name__}") from None
+    except (RecursionError, MemoryError):  # the parser's own stack: its message may be empty
+        raise SourceError("cannot be parsed: nested too deeply for Python's parser") from None
+    except ValueError as exc:  # NUL bytes
+        raise SourceError(f"cannot be parsed: {str(exc) or type(exc).__name__}") from None
 
 
 def read_module(path: Path) -> bytes:
@@ -203,9 +205,23 @@ class ProjectSources:
 
     def _read(self, path: str) -> ast.Module | SourceError:
         try:
-            return parse_source(read_module(self.root / path))
+            return parse_source(read_module(self._inside(path)))
         except SourceError as exc:
             return exc
+
+    def _inside(self, path: str) -> Path:
+        """`path` under the root; SourceError when a symlink takes it out of the project: a
+        cloned repository's `handlers/x.py -> /etc/passwd` is not read (nor bundled)."""
+        target = self.root / path
+        try:
+            resolved = target.resolve()
+            outside = not resolved.is_relative_to(self.root.resolve())
+        except (OSError, RuntimeError):  # a symlink loop: reading it says so
+            return target
+        if outside:
+            message = f"cannot be read: a symlink to {resolved}, outside the project"
+            raise SourceError(message + " (`mcpgen bundle` refuses it too)")
+        return target
 
     def file_of(self, dotted: str) -> str | None:
         """`src/a/b.py` or `src/a/b/__init__.py` for module `a.b`, if the project has it."""

@@ -198,3 +198,44 @@ def test_an_annotation_through_an_assigned_alias_is_a_note(project: Run) -> None
     _write(project, HANDLER, MODELS + "In = GetForecastInput\ndef get_forecast(args: In): ...\n")
     ((message, certain),) = _problems(project)
     assert not certain and "`In` is an alias" in message
+
+
+@pytest.mark.parametrize(
+    ("expression", "words"),
+    [
+        ("-" * 200_000 + "1", "nested too deeply"),  # the parser's own recursion: no message
+        ("1" + "+1" * 300_000, "nested too deeply"),
+        ("(" * 5_000 + "1" + ")" * 5_000, "line 2: syntax error: too many nested parentheses"),
+    ],
+)
+def test_an_expression_too_deep_to_parse_is_one_problem_that_says_why(
+    project: Run, expression: str, words: str
+) -> None:
+    _write(project, HANDLER, MODELS + f"X = {expression}\n" + WORKS)
+    ((message, certain),) = _problems(project)
+    assert certain and words in message, message
+
+
+def test_a_re_export_circle_is_a_note_not_a_hang(project: Run) -> None:
+    """A circle may still bind the name (a `def` before the import that closes it): what
+    static reading cannot settle is a note, and check ends."""
+    _write(project, IMPL, "from .get_forecast import get_forecast\n")
+    _write(project, HANDLER, "from ._impl import get_forecast\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpgen", "check", str(project.root)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert f"note: handler of get_forecast: {HANDLER}: " in done.stderr, done.stderr
+    assert "re-exported in a circle" in done.stderr, done.stderr
+
+
+def test_a_handler_symlinked_out_of_the_project_is_not_read(project: Run) -> None:
+    handler = project.root / HANDLER
+    handler.unlink()
+    handler.symlink_to("/etc/passwd")
+    ((message, certain),) = _problems(project)
+    assert certain and "a symlink to /etc/passwd, outside the project" in message, message
