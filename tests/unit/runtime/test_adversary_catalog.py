@@ -116,3 +116,21 @@ def test_text_that_is_not_utf8_goes_out_escaped(
     # The text holds the escape as characters (the JSON says caf\\udce9), not a surrogate.
     assert "caf\\\\udce9" in line.decode("utf-8"), line
     _still_serving(session)
+
+
+@pytest.mark.parametrize("method", ["resources/list", "resources/templates/list", "prompts/list"])
+@pytest.mark.parametrize(
+    "cursor",
+    ["\u00b2", "\u0661", "\uff11", "9" * 5_000, "0" * 5_000 + "1", "1_0", " 1", "+1", "-1", ""],
+    ids=["superscript", "arabic-indic", "fullwidth", "huge", "zeros", "underscore", "space", "plus",
+         "minus", "empty"],
+)  # fmt: skip
+def test_a_cursor_it_never_gave_is_invalid_params(
+    session: StdioSession, method: str, cursor: str
+) -> None:
+    """Cursors are the decimal offsets the server hands out: anything else is the client's
+    mistake (not code 0 with int()'s own words, not a page served from a look-alike digit)."""
+    answer = session.request(method, {"cursor": cursor})
+    assert "error" in answer, answer
+    assert answer["error"]["code"] == -32602 and "invalid cursor" in answer["error"]["message"]
+    assert len(json.dumps(answer)) < 500, answer
