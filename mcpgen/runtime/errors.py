@@ -134,10 +134,9 @@ class _Redacting(Generic[AnyStr]):
                 out.write(pending[:cut])
 
     def flush(self, out: IO[AnyStr]) -> None:
+        # What is held stays held: written now, the start of a secret printed in pieces
+        # with `flush=True` between them would go out before the rest could redact it.
         with self._lock:
-            held, self._held = self._held, self._held[:0]
-            if held:
-                out.write(held)
             out.flush()
 
 

@@ -99,7 +99,8 @@ async def exit_async(args: Args) -> str:
 
 
 def prints_secret(args: Args) -> str:
-    """Print the secret every way Python code can: whole, in pieces, as bytes."""
+    """Print the secret every way Python code can: whole, in pieces, as bytes, flushed
+    mid-secret."""
     secret = os.environ[SECRET_ENV]
     print(f"stdout: connecting with {secret}")
     print("stderr: connecting with", secret, file=sys.stderr)
@@ -107,6 +108,8 @@ def prints_secret(args: Args) -> str:
         sys.stdout.write(piece)
     sys.stderr.buffer.write(f"bytes: {secret}\n".encode())
     print(f"flushed: {secret}", flush=True)
+    print(f"flushed in pieces: {secret[:4]}", end="", flush=True)
+    print(secret[4:], flush=True)
     return "printed"
 
 
