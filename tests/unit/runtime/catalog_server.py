@@ -4,11 +4,13 @@ resource templates for hostile URIs (each handler answers the arguments it was g
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,12 +76,18 @@ TEMPLATES = [
     _template("matrix://m{;x,y}", parameters={"y": {"type": "number"}}),
     _template("page://p{?q,page}", parameters={"page": {"type": "integer"}}),
     _template("dot://h{.d}"),
+    _template("count://{c}", completions={"c": lambda value, arguments: endless(value)}),
     _template(
         "tag://{t}",
         parameters={"t": {"type": "string", "maxLength": 3}},
         completions={"t": lambda value, arguments: [value * 5000] * 100},
     ),
 ]
+
+
+def endless(value: str) -> Iterator[str]:
+    """A completion handler's generator that never ends."""
+    return (f"{value}{number}" for number in itertools.count())
 
 
 def subscriptions_held() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -134,3 +135,25 @@ def test_a_cursor_it_never_gave_is_invalid_params(
     assert "error" in answer, answer
     assert answer["error"]["code"] == -32602 and "invalid cursor" in answer["error"]["message"]
     assert len(json.dumps(answer)) < 500, answer
+
+
+def test_an_endless_completion_generator_is_refused_and_stalls_no_one() -> None:
+    """Iterators are refused, as a tool's are: drawing an endless one to a list on the event
+    loop would hold every client, forever."""
+    with stdio_session(SERVER, env={SECRET_ENV: SECRET}) as own:
+        params = {
+            "ref": {"type": "ref/resource", "uri": "count://{c}"},
+            "argument": {"name": "c", "value": "n"},
+        }
+        answered: list[dict[str, object]] = []
+        asker = threading.Thread(
+            target=lambda: answered.append(own.request("completion/complete", params)),
+            daemon=True,
+        )
+        asker.start()
+        asker.join(timeout=30)
+        assert answered, "no answer in 30 s: the server is drawing the generator"
+        error = answered[0]["error"]
+        assert isinstance(error, dict) and error["code"] == -32603, answered
+        assert "not a list" in str(error["message"]), error
+        _still_serving(own)
