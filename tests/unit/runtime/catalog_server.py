@@ -174,6 +174,7 @@ CATALOG = Catalog(
     prompts=[
         *(_prompt(kind) for kind in KIND_NAMES),
         PromptSpec({"name": "slow", "arguments": []}, handler=slow),
+        PromptSpec({"name": "endless", "arguments": []}, handler=lambda: endless("message ")),
         *(
             PromptSpec({"name": f"end-{name}", "arguments": []}, handler=handler)
             for name, handler in ENDING_HANDLERS.items()

@@ -137,23 +137,34 @@ def test_a_cursor_it_never_gave_is_invalid_params(
     assert len(json.dumps(answer)) < 500, answer
 
 
-def test_an_endless_completion_generator_is_refused_and_stalls_no_one() -> None:
+@pytest.mark.parametrize(
+    ("method", "params", "words"),
+    [
+        (
+            "completion/complete",
+            {
+                "ref": {"type": "ref/resource", "uri": "count://{c}"},
+                "argument": {"name": "c", "value": "n"},
+            },
+            "returned generator, not a list",
+        ),
+        ("prompts/get", {"name": "endless"}, "returned generator, which is not a prompt"),
+    ],
+)
+def test_an_endless_generator_is_refused_and_stalls_no_one(
+    method: str, params: dict[str, object], words: str
+) -> None:
     """Iterators are refused, as a tool's are: drawing an endless one to a list on the event
     loop would hold every client, forever."""
     with stdio_session(SERVER, env={SECRET_ENV: SECRET}) as own:
-        params = {
-            "ref": {"type": "ref/resource", "uri": "count://{c}"},
-            "argument": {"name": "c", "value": "n"},
-        }
         answered: list[dict[str, object]] = []
         asker = threading.Thread(
-            target=lambda: answered.append(own.request("completion/complete", params)),
-            daemon=True,
+            target=lambda: answered.append(own.request(method, params)), daemon=True
         )
         asker.start()
         asker.join(timeout=30)
         assert answered, "no answer in 30 s: the server is drawing the generator"
         error = answered[0]["error"]
         assert isinstance(error, dict) and error["code"] == -32603, answered
-        assert "not a list" in str(error["message"]), error
+        assert words in str(error["message"]), error
         _still_serving(own)
