@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from tests.unit.runtime.http_wire import HttpServer, http_server
+from tests.unit.runtime.http_wire import HttpServer, free_port, http_server, start
 
 ISSUER = "https://issuer.example"
 RESOURCE = "http://127.0.0.1/mcp"
@@ -128,3 +129,32 @@ def test_hostile_bodies_are_refused_never_a_500(
     answer = server.request("POST", body=body, headers=headers)
     assert answer.status in ((400, 202) if authenticated else (401,)), answer.body[:200]
     assert call(server, token(scope="read"), what="datetime").status == 200
+
+
+UNUSABLE_JWKS = {
+    "missing": None,
+    "a-folder": "",
+    "not-json": "garbage\n",
+    "no-keys": '{"keys": []}',
+    "not-a-key-set": "[1, 2]",
+    "not-utf8": b"\xff\xfe{",
+}
+
+
+@pytest.mark.parametrize("content", UNUSABLE_JWKS.values(), ids=UNUSABLE_JWKS.keys())
+def test_an_unusable_jwks_file_refuses_to_start_in_one_line(
+    tmp_path: Path, content: str | bytes | None
+) -> None:
+    jwks = tmp_path / "jwks.json"
+    if content == "":
+        jwks.mkdir()
+    elif isinstance(content, bytes):
+        jwks.write_bytes(content)
+    elif content is not None:
+        jwks.write_text(content)
+    args = ["--oauth-issuer", ISSUER, "--oauth-resource", RESOURCE, "--oauth-jwks-file", str(jwks)]
+    process = start(["--port", str(free_port()), *args])
+    _, stderr = process.communicate(timeout=60)
+    lines = stderr.decode().strip().splitlines()
+    assert process.returncode == 1
+    assert len(lines) == 1 and "--oauth-jwks-file" in lines[0] and str(jwks) in lines[0], lines
