@@ -13,7 +13,7 @@ import inspect
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -293,6 +293,8 @@ def _contents(uri: str, mime_type: str | None, outcome: ReadResult) -> ReadResou
                 TextResourceContents(uri=uri, mime_type=mime_type or "application/json", text=text)
             ]
         )
+    if isinstance(outcome, Iterator):  # refused as a tool's: its text would be its repr
+        raise TypeError(type(outcome).__name__)
     return ReadResourceResult(
         contents=[TextResourceContents(uri=uri, mime_type=mime_type, text=str(outcome))]
     )

@@ -110,6 +110,7 @@ ODD_VALUES: dict[str, Any] = {
     "surrogate": lambda: "caf\udce9",  # a file name that is not UTF-8
     "strings": lambda: ["a", "b"],
     "nan": lambda: {"ratio": float("nan")},
+    "generator": lambda: (line for line in ["a", "b"]),  # an iterator, refused as a tool's
     "secret": lambda: f"key={os.environ[SECRET_ENV]}",
 }
 KIND_NAMES = ["leak", "tool-error", *KINDS]

@@ -78,6 +78,8 @@ def test_a_tool_error_keeps_its_message_without_the_secret(
     [
         ("resources/read", {"uri": "odd://strings"}),
         ("resources/read", {"uri": "odd://nan"}),
+        ("resources/read", {"uri": "odd://generator"}),
+        ("prompts/get", {"name": "odd-generator"}),
     ],
 )
 def test_a_value_that_cannot_be_sent_is_an_error_answer(
