@@ -90,18 +90,23 @@ class RedactingFilter(logging.Filter):
 def redact_logs(redactor: Redactor) -> None:
     """Secrets leave no trace in what the server writes: the redacting filter goes on every
     handler of the root logger, and `sys.stdout` and `sys.stderr` (where a handler's `print`
-    goes) write through a `RedactingOutput`."""
+    goes) write through a `RedactingOutput`, and so do `sys.__stdout__` and `sys.__stderr__`
+    (`print(..., file=sys.__stderr__)`)."""
     for handler in logging.getLogger().handlers:
         # One at a time: start-up installs one before the server's policy is known.
         for old in [f for f in handler.filters if isinstance(f, RedactingFilter)]:
             handler.removeFilter(old)
         handler.addFilter(RedactingFilter(redactor))
-    for name in ("stdout", "stderr"):
-        stream = getattr(sys, name)
+    # One wrapper per stream, shared by the names that point at it: each holds back what may
+    # begin a secret, and two holding parts of one stream would write them out of order.
+    wrappers: dict[int, RedactingOutput] = {}
+    for name in ("stdout", "stderr", "__stdout__", "__stderr__"):
+        stream = getattr(sys, name, None)
         if isinstance(stream, RedactingOutput):
             stream.redactor = redactor
         elif stream is not None:
-            setattr(sys, name, RedactingOutput(stream, redactor))
+            wrapper = wrappers.setdefault(id(stream), RedactingOutput(stream, redactor))
+            setattr(sys, name, wrapper)
 
 
 def _held_length(text: AnyStr, secrets: Iterable[AnyStr]) -> int:

@@ -100,7 +100,7 @@ async def exit_async(args: Args) -> str:
 
 def prints_secret(args: Args) -> str:
     """Print the secret every way Python code can: whole, in pieces, as bytes, flushed
-    mid-secret."""
+    mid-secret, to the interpreter's original streams."""
     secret = os.environ[SECRET_ENV]
     print(f"stdout: connecting with {secret}")
     print("stderr: connecting with", secret, file=sys.stderr)
@@ -110,6 +110,8 @@ def prints_secret(args: Args) -> str:
     print(f"flushed: {secret}", flush=True)
     print(f"flushed in pieces: {secret[:4]}", end="", flush=True)
     print(secret[4:], flush=True)
+    print(f"original streams: {secret}", file=sys.__stderr__)
+    print(f"original streams: {secret}", file=sys.__stdout__)
     return "printed"
 
 

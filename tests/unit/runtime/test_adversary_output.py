@@ -56,9 +56,10 @@ def test_stdio_a_printed_secret_is_redacted_on_stderr_and_stdout_stays_protocol(
     assert [answer.get("id") for answer in answers] == [0, 1]
     assert answers[1]["result"]["content"][0]["text"] == "printed"
     assert SECRET not in stderr
-    for printed in ("stdout:", "stderr:", "pieces:", "bytes:", "flushed:", "flushed in pieces:"):
-        assert f"{printed} " in stderr
-    assert stderr.count("[redacted]") == 6
+    printed = ("stdout:", "stderr:", "pieces:", "bytes:", "flushed:", "flushed in pieces:")
+    for each in (*printed, "original streams:"):
+        assert f"{each} " in stderr
+    assert stderr.count("[redacted]") == 8
 
 
 def test_http_a_printed_secret_is_redacted_on_stdout_and_stderr() -> None:
@@ -82,7 +83,7 @@ def test_http_a_printed_secret_is_redacted_on_stdout_and_stderr() -> None:
             stream.seek(0)
             printed += stream.read()
     assert SECRET.encode() not in printed
-    assert printed.count(b"[redacted]") == 6
+    assert printed.count(b"[redacted]") == 8
 
 
 def _wait_until_healthy(server: http_wire.HttpServer) -> None:
