@@ -7,6 +7,8 @@ message with its traceback goes to the log under the same id.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import io
 import logging
 import os
@@ -107,6 +109,17 @@ def redact_logs(redactor: Redactor) -> None:
         elif stream is not None:
             wrapper = wrappers.setdefault(id(stream), RedactingOutput(stream, redactor))
             setattr(sys, name, wrapper)
+    atexit.unregister(_release_held_output)  # once, however often this runs
+    atexit.register(_release_held_output)
+
+
+def _release_held_output() -> None:
+    """At exit, what the redacting streams held back goes out: no secret can follow it."""
+    for name in ("stdout", "stderr", "__stdout__", "__stderr__"):
+        stream = getattr(sys, name, None)
+        if isinstance(stream, RedactingOutput):
+            with contextlib.suppress(OSError, ValueError):  # a stream closed or gone
+                stream.release()
 
 
 def _held_length(text: AnyStr, secrets: Iterable[AnyStr]) -> int:
@@ -142,6 +155,14 @@ class _Redacting(Generic[AnyStr]):
         # What is held stays held: written now, the start of a secret printed in pieces
         # with `flush=True` between them would go out before the rest could redact it.
         with self._lock:
+            out.flush()
+
+    def release(self, out: IO[AnyStr]) -> None:
+        """Write what is held: nothing follows that could make it a secret (the exit)."""
+        with self._lock:
+            held, self._held = self._held, self._held[:0]
+            if held:
+                out.write(held)
             out.flush()
 
 
@@ -180,6 +201,12 @@ class RedactingOutput(io.TextIOBase):
         self._text.flush(self.stream)
         if hasattr(self.stream, "buffer"):
             self._bytes.flush(self.stream.buffer)
+
+    def release(self) -> None:
+        """Write what was held back as the possible start of a secret (at exit)."""
+        self._text.release(self.stream)
+        if hasattr(self.stream, "buffer"):
+            self._bytes.release(self.stream.buffer)
 
     @property
     def buffer(self) -> _RedactingBytes:

@@ -112,6 +112,7 @@ def prints_secret(args: Args) -> str:
     print(secret[4:], flush=True)
     print(f"original streams: {secret}", file=sys.__stderr__)
     print(f"original streams: {secret}", file=sys.__stdout__)
+    print(f"unfinished: {secret[:3]}", end="", flush=True)  # held back, written at exit
     return "printed"
 
 
