@@ -29,6 +29,8 @@ _VALIDATION_ONLY = ("pattern", "format", "contentEncoding", "contentMediaType")
 # give the null the schema refuses; `discriminator` would refuse a branch without its tag
 # that the schema accepts). `mcpgen validate` warns about them.
 _OPENAPI_ONLY = ("nullable", "discriminator")
+# Keywords that evaluate keys `properties` does not list (when not `false`).
+_EXTRAS_KEYWORDS = ("additionalProperties", "unevaluatedProperties")
 # Keys that decide the shape of a single-type branch and can move onto a `type: [T, null]`.
 _SIMPLE_BRANCH_KEYS = frozenset(
     {
@@ -92,6 +94,7 @@ def _relax(schema: Schema) -> Schema:
     ignored = (*_VALIDATION_ONLY, *_OPENAPI_ONLY)
     relaxed = {k: v for k, v in schema.items() if k not in ignored}
     relaxed = _pattern_properties_as_map(relaxed)
+    relaxed = _unevaluated_open_where_branches_evaluate(relaxed)
     relaxed = _nullable_branch_as_type_list(relaxed)
     relaxed = _null_default_only_where_null_is_allowed(relaxed)
     return _closed_prefix_items_as_tuple(relaxed)
@@ -112,6 +115,45 @@ def _pattern_properties_as_map(schema: Schema) -> Schema:
     result = {k: v for k, v in schema.items() if k != "patternProperties"}
     result["additionalProperties"] = values[0] if len(values) == 1 and closed else True
     return result
+
+
+def _unevaluated_open_where_branches_evaluate(schema: Schema) -> Schema:
+    """`unevaluatedProperties` gives way to open extras when a branch applied in place
+    (`allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`) evaluates keys it does
+    not list: the generator would forbid or type those keys as extras, so the model would
+    refuse a call whose keys the branch's patterns or extras took. jsonschema has judged them.
+    """
+    if schema.get("unevaluatedProperties", True) is True:
+        return schema
+    if not any(_evaluates_unlisted_keys(branch) for branch in _in_place_branches(schema)):
+        return schema
+    relaxed = {k: v for k, v in schema.items() if k != "unevaluatedProperties"}
+    relaxed.setdefault("additionalProperties", True)  # kept as the model's extras
+    return relaxed
+
+
+def _evaluates_unlisted_keys(schema: Any) -> bool:
+    """Whether `schema` or a branch it applies in place may evaluate a key it does not list
+    in `properties` (patterns come here as `additionalProperties`, see above)."""
+    if not isinstance(schema, dict):
+        return False
+    if "patternProperties" in schema:
+        return True
+    if any(schema.get(key, False) is not False for key in _EXTRAS_KEYWORDS):
+        return True
+    return any(_evaluates_unlisted_keys(branch) for branch in _in_place_branches(schema))
+
+
+def _in_place_branches(schema: Schema) -> list[Any]:
+    """The subschemas applied to the same object as `schema`."""
+    branches: list[Any] = []
+    for keyword in ("allOf", "anyOf", "oneOf"):
+        if isinstance(schema.get(keyword), list):
+            branches += schema[keyword]
+    branches += [schema[keyword] for keyword in ("if", "then", "else") if keyword in schema]
+    if isinstance(schema.get("dependentSchemas"), dict):
+        branches += schema["dependentSchemas"].values()
+    return branches
 
 
 def _nullable_branch_as_type_list(schema: Schema) -> Schema:

@@ -245,3 +245,29 @@ def test_openapi_nullable_and_discriminator_are_ignored_as_json_schema_ignores_t
         pass
     else:
         raise AssertionError("the model accepted the null the schema refuses")
+
+
+def test_keys_an_applicator_evaluates_are_no_extras_unevaluated_properties_forbids() -> None:
+    # `unevaluatedProperties: false` sees the keys `allOf`/`anyOf`/`oneOf`/`if` branches
+    # evaluate, as the verdict does: a model that forbade them would refuse a call the
+    # schema accepts (the handler would get its arguments unconverted, the key lost).
+    numbers = {"patternProperties": {"^[0-9]+$": {"type": "integer"}}}
+    open_extras = {"additionalProperties": {"type": "integer"}}
+    for applicator in (
+        {"allOf": [numbers]},
+        {"anyOf": [numbers, {"required": ["a"]}]},
+        {"oneOf": [open_extras]},
+        {"if": {"required": ["a"]}, "then": {}, "else": numbers},
+        {"dependentSchemas": {"a": numbers}},
+    ):
+        source = models_of({"a": {"type": "string"}}, unevaluatedProperties=False, **applicator)
+        arguments = {"12": 1, "a": "s"} if "dependentSchemas" in applicator else {"12": 1}
+        model = input_model(source).model_validate(arguments)
+        assert '"12":1' in model.model_dump_json(), applicator  # kept, not dropped
+    closed = models_of({"a": {"type": "string"}}, unevaluatedProperties=False)
+    try:
+        input_model(closed).model_validate({"12": 1})
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a key nothing evaluates passed unevaluatedProperties: false")
