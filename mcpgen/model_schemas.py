@@ -86,15 +86,15 @@ def model_schema(schema: Schema) -> Schema:
     """One tool schema as the model generator should read it."""
     local = localize_refs(schema)
     local.pop("$id", None)
-    relaxed: Schema = map_schema(local, _relax)
+    relaxed: Schema = map_schema(local, lambda subschema: _relax(subschema, local))
     return name_branches(relaxed)
 
 
-def _relax(schema: Schema) -> Schema:
+def _relax(schema: Schema, root: Schema) -> Schema:
     ignored = (*_VALIDATION_ONLY, *_OPENAPI_ONLY)
     relaxed = {k: v for k, v in schema.items() if k not in ignored}
     relaxed = _pattern_properties_as_map(relaxed)
-    relaxed = _unevaluated_open_where_branches_evaluate(relaxed)
+    relaxed = _unevaluated_open_where_branches_evaluate(relaxed, root)
     relaxed = _nullable_branch_as_type_list(relaxed)
     relaxed = _null_default_only_where_null_is_allowed(relaxed)
     return _closed_prefix_items_as_tuple(relaxed)
@@ -117,7 +117,7 @@ def _pattern_properties_as_map(schema: Schema) -> Schema:
     return result
 
 
-def _unevaluated_open_where_branches_evaluate(schema: Schema) -> Schema:
+def _unevaluated_open_where_branches_evaluate(schema: Schema, root: Schema) -> Schema:
     """`unevaluatedProperties` gives way to open extras when a branch applied in place
     (`allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`) evaluates keys it does
     not list: the generator would forbid or type those keys as extras, so the model would
@@ -125,23 +125,49 @@ def _unevaluated_open_where_branches_evaluate(schema: Schema) -> Schema:
     """
     if schema.get("unevaluatedProperties", True) is True:
         return schema
-    if not any(_evaluates_unlisted_keys(branch) for branch in _in_place_branches(schema)):
+    branches = _in_place_branches(schema)
+    if not any(_evaluates_unlisted_keys(branch, root, set()) for branch in branches):
         return schema
     relaxed = {k: v for k, v in schema.items() if k != "unevaluatedProperties"}
     relaxed.setdefault("additionalProperties", True)  # kept as the model's extras
     return relaxed
 
 
-def _evaluates_unlisted_keys(schema: Any) -> bool:
-    """Whether `schema` or a branch it applies in place may evaluate a key it does not list
-    in `properties` (patterns come here as `additionalProperties`, see above)."""
+def _evaluates_unlisted_keys(schema: Any, root: Schema, seen: set[str]) -> bool:
+    """Whether `schema`, a schema it refers to or a branch it applies in place may evaluate a
+    key it does not list in `properties` (patterns come here as `additionalProperties`, see
+    above). `seen` holds the references followed, so a recursive schema ends."""
     if not isinstance(schema, dict):
         return False
     if "patternProperties" in schema:
         return True
     if any(schema.get(key, False) is not False for key in _EXTRAS_KEYWORDS):
         return True
-    return any(_evaluates_unlisted_keys(branch) for branch in _in_place_branches(schema))
+    branches = _in_place_branches(schema)
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref not in seen:
+        seen.add(ref)
+        # Every `$ref` is a pointer from the root by now; one that is not is taken as
+        # evaluating: the model is then only more open than the schema, never stricter.
+        branches.append(_pointed(root, ref))
+    return any(_evaluates_unlisted_keys(branch, root, seen) for branch in branches)
+
+
+def _pointed(root: Schema, ref: str) -> Any:
+    """The subschema `ref` (`#/$defs/a`) points at in `root`; `{"patternProperties": {}}`
+    (taken as evaluating every key) where it points at nothing."""
+    if not ref.startswith("#"):
+        return {"patternProperties": {}}
+    node: Any = root
+    for part in ref[1:].split("/")[1:]:
+        key = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            return {"patternProperties": {}}
+    return node
 
 
 def _in_place_branches(schema: Schema) -> list[Any]:

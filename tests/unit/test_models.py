@@ -259,6 +259,7 @@ def test_keys_an_applicator_evaluates_are_no_extras_unevaluated_properties_forbi
         {"oneOf": [open_extras]},
         {"if": {"required": ["a"]}, "then": {}, "else": numbers},
         {"dependentSchemas": {"a": numbers}},
+        {"allOf": [{"$ref": "#/$defs/numbers"}], "$defs": {"numbers": numbers}},
     ):
         source = models_of({"a": {"type": "string"}}, unevaluatedProperties=False, **applicator)
         arguments = {"12": 1, "a": "s"} if "dependentSchemas" in applicator else {"12": 1}
