@@ -31,6 +31,10 @@ _VALIDATION_ONLY = ("pattern", "format", "contentEncoding", "contentMediaType")
 _OPENAPI_ONLY = ("nullable", "discriminator")
 # Keywords that evaluate keys `properties` does not list (when not `false`).
 _EXTRAS_KEYWORDS = ("additionalProperties", "unevaluatedProperties")
+# Keywords that evaluate array items.
+_ITEMS_KEYWORDS = ("prefixItems", "items", "contains", "unevaluatedItems")
+# What a reference that cannot be followed is taken to be.
+_EVALUATES_ALL: Schema = {"patternProperties": {}, "items": {}}
 # Keys that decide the shape of a single-type branch and can move onto a `type: [T, null]`.
 _SIMPLE_BRANCH_KEYS = frozenset(
     {
@@ -95,6 +99,7 @@ def _relax(schema: Schema, root: Schema) -> Schema:
     relaxed = {k: v for k, v in schema.items() if k not in ignored}
     relaxed = _pattern_properties_as_map(relaxed)
     relaxed = _unevaluated_open_where_branches_evaluate(relaxed, root)
+    relaxed = _unevaluated_items_open_where_others_evaluate(relaxed, root)
     relaxed = _nullable_branch_as_type_list(relaxed)
     relaxed = _null_default_only_where_null_is_allowed(relaxed)
     return _closed_prefix_items_as_tuple(relaxed)
@@ -133,6 +138,41 @@ def _unevaluated_open_where_branches_evaluate(schema: Schema, root: Schema) -> S
     return relaxed
 
 
+def _unevaluated_items_open_where_others_evaluate(schema: Schema, root: Schema) -> Schema:
+    """`unevaluatedItems` is dropped when `contains` or a branch applied in place evaluates
+    items: the generator reads it as the type of every item (`false` as an empty list), so
+    the model would refuse items the other keywords took. jsonschema has judged them."""
+    if "unevaluatedItems" not in schema:
+        return schema
+    others = [{k: v for k, v in schema.items() if k == "contains"}]
+    others += _in_place_branches(schema)
+    if not any(_evaluates_items(other, root, set()) for other in others):
+        return schema
+    return {k: v for k, v in schema.items() if k != "unevaluatedItems"}
+
+
+def _evaluates_items(schema: Any, root: Schema, seen: set[str]) -> bool:
+    """Whether `schema`, a schema it refers to or a branch it applies in place may evaluate
+    array items (`seen`: the references followed)."""
+    if not isinstance(schema, dict):
+        return False
+    if any(key in schema for key in _ITEMS_KEYWORDS):
+        return True
+    return any(_evaluates_items(branch, root, seen) for branch in _branches(schema, root, seen))
+
+
+def _branches(schema: Schema, root: Schema, seen: set[str]) -> list[Any]:
+    """The subschemas applied in place, and the one its `$ref` points at (once)."""
+    branches = _in_place_branches(schema)
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref not in seen:
+        seen.add(ref)
+        # Every `$ref` is a pointer from the root by now; one that is not is taken as
+        # evaluating: the model is then only more open than the schema, never stricter.
+        branches.append(_pointed(root, ref))
+    return branches
+
+
 def _evaluates_unlisted_keys(schema: Any, root: Schema, seen: set[str]) -> bool:
     """Whether `schema`, a schema it refers to or a branch it applies in place may evaluate a
     key it does not list in `properties` (patterns come here as `additionalProperties`, see
@@ -143,21 +183,15 @@ def _evaluates_unlisted_keys(schema: Any, root: Schema, seen: set[str]) -> bool:
         return True
     if any(schema.get(key, False) is not False for key in _EXTRAS_KEYWORDS):
         return True
-    branches = _in_place_branches(schema)
-    ref = schema.get("$ref")
-    if isinstance(ref, str) and ref not in seen:
-        seen.add(ref)
-        # Every `$ref` is a pointer from the root by now; one that is not is taken as
-        # evaluating: the model is then only more open than the schema, never stricter.
-        branches.append(_pointed(root, ref))
+    branches = _branches(schema, root, seen)
     return any(_evaluates_unlisted_keys(branch, root, seen) for branch in branches)
 
 
 def _pointed(root: Schema, ref: str) -> Any:
-    """The subschema `ref` (`#/$defs/a`) points at in `root`; `{"patternProperties": {}}`
-    (taken as evaluating every key) where it points at nothing."""
+    """The subschema `ref` (`#/$defs/a`) points at in `root`; one taken as evaluating every
+    key and item where it points at nothing."""
     if not ref.startswith("#"):
-        return {"patternProperties": {}}
+        return _EVALUATES_ALL
     node: Any = root
     for part in ref[1:].split("/")[1:]:
         key = part.replace("~1", "/").replace("~0", "~")
@@ -166,7 +200,7 @@ def _pointed(root: Schema, ref: str) -> Any:
         elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
             node = node[int(key)]
         else:
-            return {"patternProperties": {}}
+            return _EVALUATES_ALL
     return node
 
 

@@ -272,3 +272,18 @@ def test_keys_an_applicator_evaluates_are_no_extras_unevaluated_properties_forbi
         pass
     else:
         raise AssertionError("a key nothing evaluates passed unevaluatedProperties: false")
+
+
+def test_items_another_keyword_evaluates_are_not_typed_by_unevaluated_items() -> None:
+    # The generator reads `unevaluatedItems` as every item's type (`false` as an empty
+    # list): with `contains` or a branch's `prefixItems` beside it, the model refused a list
+    # the schema accepts.
+    first_int = {"prefixItems": [{"type": "integer"}]}
+    for schema, value in (
+        ({"allOf": [first_int], "unevaluatedItems": False}, [1]),
+        ({"contains": {"type": "integer"}, "unevaluatedItems": {"type": "string"}}, [1, "a"]),
+        ({"allOf": [{"$ref": "#/$defs/first_int"}], "unevaluatedItems": False}, [1]),
+    ):
+        array = {"type": "array", **schema}
+        source = models_of({"v": array}, **{"$defs": {"first_int": first_int}})
+        assert input_model(source).model_validate({"v": value}).v == value, schema
