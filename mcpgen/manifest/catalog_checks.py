@@ -254,7 +254,14 @@ def _parameter_schema(path: JsonPath, schema: Any) -> list[Finding]:
     if kind not in (None, "string", "integer", "number", "boolean"):
         message = f"a template variable is a string, a number or a boolean, not {kind!r}"
         return [Finding((*path, "type"), message)]
-    return []
+    if not isinstance(schema, dict):
+        return []
+    from mcpgen.manifest.tool_schema import openapi_findings
+
+    return [
+        Finding((*path, *found.path), found.message, found.level, found.at_key)
+        for found in openapi_findings(schema)
+    ]
 
 
 def _prompt(path: JsonPath, prompt: dict[str, Any]) -> list[Finding]:

@@ -88,7 +88,7 @@ def check_tool_schema(schema: dict[str, Any], role: str) -> list[Finding]:
         _draft4_bound_explained(f, schema, dialect) for f in _metaschema_findings(schema, dialect)
     ]
     findings += _walk_checks(schema)
-    findings += _openapi_findings(schema)
+    findings += openapi_findings(schema)
     return findings
 
 
@@ -109,7 +109,7 @@ _DRAFT_NAMES = {"draft4": "draft-04", "draft6": "draft-06", "draft7": "draft-07"
 _DRAFT_NAMES |= {"draft201909": "2019-09", "draft202012": "2020-12"}
 
 
-def _openapi_findings(schema: dict[str, Any]) -> list[Finding]:
+def openapi_findings(schema: dict[str, Any]) -> list[Finding]:
     """A warning at each OpenAPI-only keyword: JSON Schema, hence the server, ignores it."""
     if not _has_key(schema, _OPENAPI_ONLY):
         return []

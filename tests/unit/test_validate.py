@@ -884,6 +884,27 @@ def test_openapi_only_keywords_are_located_warnings_that_say_what_to_write() -> 
     ]
 
 
+def test_openapi_only_keywords_in_a_template_variables_schema_are_located_warnings() -> None:
+    text = """\
+name: a
+version: '1'
+tools: []
+resource_templates:
+  - uri_template: pets://{id}
+    name: pet
+    description: A pet.
+    parameters: {id: {type: integer, nullable: true, example: 3}}
+"""
+    manifest, diagnostics = check_text(text, "m.yaml")
+    assert manifest is not None  # warnings only
+    lines = [str(d) for d in diagnostics]
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(
+        "m.yaml:8:38: resource_templates[0].parameters.id.nullable: warning: `nullable`"
+    ), lines
+    assert lines[1].startswith("m.yaml:8:54: resource_templates[0].parameters.id.example"), lines
+
+
 def test_json_schema_annotations_named_like_openapi_ones_are_not_warned_about() -> None:
     schema = obj(example={"type": "string", "readOnly": True, "deprecated": True})
     schema["examples"] = [{"example": "x"}]
