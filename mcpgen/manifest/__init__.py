@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,11 @@ MANIFEST_FILENAME = "mcpgen.yaml"
 def find_manifest(dir_or_file: Path) -> Path:
     """`dir_or_file` itself if it is a file, else `dir_or_file/mcpgen.yaml`; it must exist."""
     path = dir_or_file / MANIFEST_FILENAME if dir_or_file.is_dir() else dir_or_file
+    if os.path.lexists(path) and not path.is_file():
+        raise McpgenError(
+            f"{display_name(path)} is a {_kind_of(path)}, not a file; "
+            "the manifest must be a regular YAML file"
+        )
     if not path.is_file():
         where = "this directory" if str(dir_or_file) in ("", ".") else f"'{dir_or_file}'"
         detail = (
@@ -45,6 +51,21 @@ def find_manifest(dir_or_file: Path) -> Path:
         )
         raise McpgenError(f"{detail}; create one with `mcpgen new`, or pass its path")
     return path
+
+
+def _kind_of(path: Path) -> str:
+    """What stands at `path` instead of a regular file (it exists, at least as a link)."""
+    if not path.is_symlink():
+        return _kind_of_mode(path.lstat().st_mode)
+    if not path.exists():
+        return "dangling symlink"
+    return f"symlink to a {_kind_of_mode(path.stat().st_mode)}"
+
+
+def _kind_of_mode(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "folder"
+    return "FIFO" if stat.S_ISFIFO(mode) else "special file"
 
 
 def display_name(path: Path) -> str:

@@ -147,3 +147,20 @@ def test_a_dangling_manifest_above_is_one_line(tmp_path: Path) -> None:
     done = mcpgen("validate", cwd=tmp_path / "inner")
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["dangling symlink", "folder", "FIFO"])
+def test_a_manifest_that_is_no_regular_file_is_named_as_what_it_is(
+    tmp_path: Path, kind: str
+) -> None:
+    manifest = tmp_path / "mcpgen.yaml"
+    if kind == "dangling symlink":
+        manifest.symlink_to(tmp_path / "missing.yaml")
+    elif kind == "folder":
+        manifest.mkdir()
+    else:
+        os.mkfifo(manifest)
+    done = mcpgen("validate", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert f"mcpgen.yaml is a {kind}, not a file" in done.stderr, done.stderr
