@@ -8,7 +8,7 @@ arguments by name and returns text, content blocks, prompt messages or a whole r
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -79,7 +79,12 @@ def _as_result(spec: PromptSpec, outcome: PromptResult) -> GetPromptResult:
     description = spec.definition.get("description")
     if isinstance(outcome, GetPromptResult):
         return outcome
-    items = [outcome] if isinstance(outcome, (str, PromptMessage, *_BLOCKS)) else list(outcome)
+    if isinstance(outcome, (str, PromptMessage, *_BLOCKS)):
+        items: list[Any] = [outcome]
+    elif isinstance(outcome, Collection):
+        items = list(outcome)
+    else:  # an iterator, as a tool's, is refused: drawn on the event loop, it holds everyone
+        raise TypeError(type(outcome).__name__)
     messages = []
     for item in items:
         if isinstance(item, PromptMessage):

@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 from mcp.server.auth.provider import AccessToken
 
-from .http_options import OAuthOptions
+from .http_options import OAuthOptions, RefusedToStart
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +40,20 @@ class StaticTokenVerifier:
         return AccessToken(token="", client_id=BEARER_CLIENT, scopes=[])
 
 
+def _read_key_set(jwt: Any, path: str) -> Any:
+    """The keys of a JWKS file; a file that cannot give them refuses the start in one line
+    (the server could verify no token)."""
+    try:
+        document = json.loads(Path(path).read_bytes())
+        if not isinstance(document, dict):
+            raise ValueError("not a JSON Web Key Set (an object with `keys`)")
+        return jwt.PyJWKSet.from_dict(document)
+    except Exception as exc:  # unreadable, not JSON, no usable key: each is the file's fault
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        reason = " ".join(reason.split()) or type(exc).__name__
+        raise RefusedToStart(f"--oauth-jwks-file {path}: {reason}") from None
+
+
 class JwtVerifier:
     """Verifies signature, `exp`/`nbf`, `iss` and `aud`; scopes from `scope` or `scp`."""
 
@@ -50,7 +64,7 @@ class JwtVerifier:
         self._options = options
         self._keys: Any = None
         if options.jwks_file:
-            self._keys = jwt.PyJWKSet.from_dict(json.loads(Path(options.jwks_file).read_text()))
+            self._keys = _read_key_set(jwt, options.jwks_file)
         self._client = jwt.PyJWKClient(options.jwks_url) if options.jwks_url else None
 
     async def verify_token(self, token: str) -> AccessToken | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Any, TypeAlias
 
 from mcp.shared.exceptions import MCPError
@@ -22,7 +22,7 @@ from .catalog_calls import HandlerPolicy, run_handler
 # The protocol caps one answer at 100 values.
 MAX_VALUES = 100
 
-CompletionHandler: TypeAlias = Callable[..., Iterable[str] | Awaitable[Iterable[str]]]
+CompletionHandler: TypeAlias = Callable[..., Collection[str] | Awaitable[Collection[str]]]
 # A manifest's list of values, or the user's handler that finds them.
 CompletionSource: TypeAlias = Sequence[str] | CompletionHandler
 
@@ -77,7 +77,7 @@ async def _called(
     if "ctx" in inspect.signature(handler).parameters:
         arguments["ctx"] = context
     try:
-        values = list(await run_handler(handler, arguments, policy))
+        outcome = await run_handler(handler, arguments, policy)
     except BaseException as exc:  # SystemExit or KeyboardInterrupt too: one bad handler
         # must not end the server. Only a cancellation of the request itself goes through.
         if isinstance(exc, asyncio.CancelledError) and being_cancelled():
@@ -86,6 +86,12 @@ async def _called(
         # server's log the traceback.
         logger.exception("completion handler %s failed", getattr(handler, "__name__", handler))
         raise MCPError(INTERNAL_ERROR, "the completion handler failed") from None
+    if not isinstance(outcome, Collection) or isinstance(outcome, (str, bytes)):
+        # An iterator is refused, as a tool's is: drawing one here, on the event loop, would
+        # hold every client until it ends (an endless one: forever).
+        kind = type(outcome).__name__
+        raise MCPError(INTERNAL_ERROR, f"the completion handler returned {kind}, not a list")
+    values = list(outcome)
     if not all(isinstance(v, str) for v in values):
         raise MCPError(INTERNAL_ERROR, "the completion handler returned a value that is not text")
     return values

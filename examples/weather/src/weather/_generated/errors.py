@@ -8,6 +8,8 @@ message with its traceback goes to the log under the same id.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import io
 import logging
 import os
@@ -91,18 +93,34 @@ class RedactingFilter(logging.Filter):
 def redact_logs(redactor: Redactor) -> None:
     """Secrets leave no trace in what the server writes: the redacting filter goes on every
     handler of the root logger, and `sys.stdout` and `sys.stderr` (where a handler's `print`
-    goes) write through a `RedactingOutput`."""
+    goes) write through a `RedactingOutput`, and so do `sys.__stdout__` and `sys.__stderr__`
+    (`print(..., file=sys.__stderr__)`)."""
     for handler in logging.getLogger().handlers:
         # One at a time: start-up installs one before the server's policy is known.
         for old in [f for f in handler.filters if isinstance(f, RedactingFilter)]:
             handler.removeFilter(old)
         handler.addFilter(RedactingFilter(redactor))
-    for name in ("stdout", "stderr"):
-        stream = getattr(sys, name)
+    # One wrapper per stream, shared by the names that point at it: each holds back what may
+    # begin a secret, and two holding parts of one stream would write them out of order.
+    wrappers: dict[int, RedactingOutput] = {}
+    for name in ("stdout", "stderr", "__stdout__", "__stderr__"):
+        stream = getattr(sys, name, None)
         if isinstance(stream, RedactingOutput):
             stream.redactor = redactor
         elif stream is not None:
-            setattr(sys, name, RedactingOutput(stream, redactor))
+            wrapper = wrappers.setdefault(id(stream), RedactingOutput(stream, redactor))
+            setattr(sys, name, wrapper)
+    atexit.unregister(_release_held_output)  # once, however often this runs
+    atexit.register(_release_held_output)
+
+
+def _release_held_output() -> None:
+    """At exit, what the redacting streams held back goes out: no secret can follow it."""
+    for name in ("stdout", "stderr", "__stdout__", "__stderr__"):
+        stream = getattr(sys, name, None)
+        if isinstance(stream, RedactingOutput):
+            with contextlib.suppress(OSError, ValueError):  # a stream closed or gone
+                stream.release()
 
 
 def _held_length(text: AnyStr, secrets: Iterable[AnyStr]) -> int:
@@ -135,6 +153,13 @@ class _Redacting(Generic[AnyStr]):
                 out.write(pending[:cut])
 
     def flush(self, out: IO[AnyStr]) -> None:
+        # What is held stays held: written now, the start of a secret printed in pieces
+        # with `flush=True` between them would go out before the rest could redact it.
+        with self._lock:
+            out.flush()
+
+    def release(self, out: IO[AnyStr]) -> None:
+        """Write what is held: nothing follows that could make it a secret (the exit)."""
         with self._lock:
             held, self._held = self._held, self._held[:0]
             if held:
@@ -177,6 +202,12 @@ class RedactingOutput(io.TextIOBase):
         self._text.flush(self.stream)
         if hasattr(self.stream, "buffer"):
             self._bytes.flush(self.stream.buffer)
+
+    def release(self) -> None:
+        """Write what was held back as the possible start of a secret (at exit)."""
+        self._text.release(self.stream)
+        if hasattr(self.stream, "buffer"):
+            self._bytes.release(self.stream.buffer)
 
     @property
     def buffer(self) -> _RedactingBytes:

@@ -13,7 +13,8 @@ import base64
 import inspect
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+import re
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -41,6 +42,7 @@ from .validation import SchemaCheck, off_loop_if
 RESOURCE_NOT_FOUND = -32002
 logger = logging.getLogger(__name__)
 PAGE_SIZE = 100
+_CURSOR = re.compile(r"[0-9]{1,18}")
 # Seconds one subscriber is given to take an update notification.
 NOTIFY_TIMEOUT = 5.0
 # How much of a URI an error's data echoes.
@@ -89,7 +91,9 @@ def page(items: Sequence[Any], cursor: str | None) -> tuple[list[Any], str | Non
     """One page of `items` from the opaque `cursor`, and the cursor of the next page."""
     start = 0
     if cursor is not None:
-        if not cursor.isdigit() or int(cursor) > len(items):
+        # Only what `page` hands out: `str.isdigit` also takes '²' (which int() refuses) and
+        # Arabic-Indic digits, and int() refuses past 4,300 digits; either way the client's mistake.
+        if not _CURSOR.fullmatch(cursor) or int(cursor) > len(items):
             raise MCPError(INVALID_PARAMS, f"invalid cursor {shown(cursor)}")
         start = int(cursor)
     end = start + PAGE_SIZE
@@ -290,6 +294,8 @@ def _contents(uri: str, mime_type: str | None, outcome: ReadResult) -> ReadResou
                 TextResourceContents(uri=uri, mime_type=mime_type or "application/json", text=text)
             ]
         )
+    if isinstance(outcome, Iterator):  # refused as a tool's: its text would be its repr
+        raise TypeError(type(outcome).__name__)
     return ReadResourceResult(
         contents=[TextResourceContents(uri=uri, mime_type=mime_type, text=str(outcome))]
     )
