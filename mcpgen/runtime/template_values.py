@@ -1,10 +1,11 @@
 """A template variable's raw text → the value a handler may be given, or the reason it may not.
 
-Decoding is strict: a percent escape that is not UTF-8 (`%C0%AE`, an overlong `.`) is refused,
-never turned into U+FFFD. A handler then never sees what could take it out of a folder it
-joins the value to: `..` as a path segment, an absolute path (`/etc`, `\\srv`, `C:`), a NUL or
-another control character, or — in a variable that holds one path segment — a `/` or `\\`
-(which the URI could only carry encoded, `%2F`). The same holds for what the value becomes
+Decoding is strict: a percent escape that is not UTF-8 (`%C0%AE`, an overlong `.`) or a `%`
+that starts no escape (`%ZZ`) is refused, never turned into U+FFFD or passed on as written.
+A handler then never sees what could take it out of a folder it joins the value to: `..` as
+a path segment, an absolute path (`/etc`, `\\srv`, `C:`), a NUL or another control character,
+or — in a variable that holds one path segment — a `/` or `\\` (which the URI could only
+carry encoded, `%2F`). The same holds for what the value becomes
 if the handler decodes it once more (`%252e%252e`) or folds it to NFKC (U+FF0E, the
 fullwidth dot, becomes a `.`). The SDK's `MCPServer` refuses the same by default; a
 template's `raw` variables are given as decoded, unchecked. Typed values are strict: an
@@ -28,6 +29,7 @@ _DECODINGS = 3
 # Python's own limit on the digits `int()` converts (sys.int_info.str_digits_check_threshold).
 _MAX_DIGITS = 4300
 _INTEGER = re.compile(r"-?[0-9]+")
+_BROKEN_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 
 
@@ -43,7 +45,10 @@ def shown(text: str) -> str:
 
 
 def decoded(raw: str) -> str:
-    """The percent-decoded value; `Refused` when an escape is not UTF-8."""
+    """The percent-decoded value; `Refused` when a `%` starts no escape (RFC 3986 has no
+    literal `%`: `%ZZ` is a broken URI, not a folder name) or an escape is not UTF-8."""
+    if _BROKEN_ESCAPE.search(raw):
+        raise Refused(f"{shown(raw)} has a '%' that is not followed by two hex digits")
     try:
         return unquote(raw, errors="strict")
     except UnicodeDecodeError:

@@ -63,6 +63,10 @@ UNSAFE = [
     ("notes://%C0%AE%C0%AE/5", "folder"),  # overlong UTF-8 for '.': not UTF-8 at all
     ("notes://%ED%A0%80/5", "folder"),  # a surrogate's bytes
     ("notes://%FF/5", "folder"),
+    ("notes://%ZZ/5", "folder"),  # a '%' that starts no escape: a broken URI
+    ("notes://a%2/5", "folder"),
+    ("notes://%/5", "folder"),
+    ("search://s?q=100%", "q"),
     ("notes://%252e%252e/5", "folder"),  # '..' once the handler decodes it again
     ("notes://%25252e%25252e/5", "folder"),
     ("notes://%EF%BC%8E%EF%BC%8E/5", "folder"),  # fullwidth dots: '..' under NFKC
