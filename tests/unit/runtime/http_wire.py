@@ -127,7 +127,13 @@ def http_server(
     args: Sequence[str] = (), env: Mapping[str, str] | None = None, host: str = "127.0.0.1"
 ) -> Iterator[HttpServer]:
     port = free_port()
-    process = start(["--host", host, "--port", str(port), *args], env)
+    with serving(start(["--host", host, "--port", str(port), *args], env), port) as server:
+        yield server
+
+
+@contextmanager
+def serving(process: subprocess.Popen[bytes], port: int) -> Iterator[HttpServer]:
+    """The HTTP server `process` started on `port`, once `/healthz` answers; stopped after."""
     server = HttpServer(process, port)
     try:
         deadline = time.monotonic() + 20

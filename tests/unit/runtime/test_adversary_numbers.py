@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.unit.runtime.http_wire import ACCEPT, HttpServer, free_port
+from tests.unit.runtime.http_wire import ACCEPT, HttpServer, free_port, serving
 from tests.unit.runtime.wire import StdioSession, stdio_session
 
 SERVER = Path(__file__).with_name("number_server.py")
@@ -68,21 +67,9 @@ def _http(*flags: str) -> Iterator[tuple[HttpServer, str | None]]:
     port = free_port()
     command = [sys.executable, str(SERVER), "--transport", "http", "--port", str(port), *flags]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    server = HttpServer(process, port)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, "the server exited"
-            try:
-                if server.request("GET", "/healthz", timeout=2).status == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-            assert time.monotonic() < deadline, "the server did not start in 20 s"
+    with serving(process, port) as server:
         session = None if flags else server.open_session().headers["mcp-session-id"]
         yield server, session
-    finally:
-        server.stop()
 
 
 def _over_http(server: HttpServer, session: str | None, arguments: bytes) -> dict[str, Any]:

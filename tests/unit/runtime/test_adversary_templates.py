@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.unit.runtime.catalog_server import SECRET_ENV
-from tests.unit.runtime.http_wire import HttpServer, free_port
+from tests.unit.runtime.http_wire import HttpServer, free_port, serving
 from tests.unit.runtime.wire import StdioSession, stdio_session
 
 SERVER = Path(__file__).with_name("catalog_server.py")
@@ -252,21 +252,8 @@ def http_catalog(args: Sequence[str] = ()) -> Iterator[HttpServer]:
         stderr=subprocess.DEVNULL,
         env={**os.environ, **ENV},
     )
-    server = HttpServer(process, port)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert process.poll() is None, "the server exited"
-            try:
-                if server.request("GET", "/healthz", timeout=2).status == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start in 20 s"
-            time.sleep(0.1)
+    with serving(process, port) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def _session(server: HttpServer) -> str:
