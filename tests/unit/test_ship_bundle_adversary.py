@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import zipfile
 from pathlib import Path
 
@@ -205,22 +204,28 @@ def test_output_inside_src_is_refused(weather: Path) -> None:
     refused(bundle(weather, "-o", str(weather / PACKAGE / "w.mcpb")), "inside src/")
 
 
+# Run in a small process of its own: a child's peak RSS (ru_maxrss) starts at its parent's
+# size when it was forked, and a pytest worker may already hold hundreds of MiB.
+_PEAK_RSS = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)
+"""
+
+
 def _bundle_peak_rss(project: Path) -> tuple[int, int]:
     """Run `mcpgen bundle` and return its exit status and its own peak RSS, in KiB."""
-    with subprocess.Popen(
-        [sys.executable, "-m", "mcpgen", "bundle", str(project)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK_RSS, sys.executable, "-m", "mcpgen", "bundle", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
         env={**os.environ, "MCPGEN_NO_RUN_CACHE": "1"},
-    ) as process:
-        watchdog = threading.Timer(300, process.kill)  # never hang the suite
-        watchdog.start()
-        try:
-            _, status, usage = os.wait4(process.pid, 0)
-        finally:
-            watchdog.cancel()
-        process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, usage.ru_maxrss
+    )
+    status, peak_kib = done.stdout.split()
+    return int(status), int(peak_kib)
 
 
 def test_a_large_file_is_streamed_not_held_in_memory(weather: Path) -> None:
