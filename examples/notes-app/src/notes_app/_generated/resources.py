@@ -31,7 +31,7 @@ from mcp.types import (
 from .catalog_calls import HandlerPolicy, TimedOut, run_handler
 from .completions import CompletionSource, being_cancelled
 from .context import InputRequired
-from .errors import ToolError, new_error_id
+from .errors import ToolError, new_error_id, quote
 from .limits import PoolSaturated
 from .results import plain_json
 from .template_values import Refused, check_safe, decoded, shown, typed
@@ -47,6 +47,8 @@ _CURSOR = re.compile(r"[0-9]{1,18}")
 NOTIFY_TIMEOUT = 5.0
 # How much of a URI an error's data echoes.
 MAX_SHOWN_URI = 200
+# How much of a schema's refusal of a template variable an error message quotes.
+_PROBLEM_LIMIT = 200
 
 ResourceContents: TypeAlias = TextResourceContents | BlobResourceContents
 ReadResult: TypeAlias = (
@@ -196,12 +198,8 @@ class CompiledTemplate:
         check = self.checks.get(name)
         problems = check.problems(value) if check is not None else []
         if problems:
-            raise Refused(f"{name}: {_bounded(problems[0])}")
+            raise Refused(f"{name}: {quote(problems[0], _PROBLEM_LIMIT)}")
         return value
-
-
-def _bounded(message: str, limit: int = 200) -> str:
-    return message if len(message) <= limit else message[:limit] + "…"
 
 
 def _defaulted_parameters(handler: Callable[..., Any]) -> frozenset[str]:
