@@ -1,0 +1,1 @@
+"""What every stage shares: names, the generated-file header, paths, git, templates."""

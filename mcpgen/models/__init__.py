@@ -1,0 +1,1 @@
+"""Tool schemas → pydantic models, through datamodel-code-generator."""

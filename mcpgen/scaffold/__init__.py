@@ -1,0 +1,1 @@
+"""The project scaffold: the copier template `mcpgen new` renders once, and its guards."""

@@ -1,0 +1,1 @@
+"""JSON Schema as mcpgen reads it: subschema walks and `$ref` resolution, never fetched."""
