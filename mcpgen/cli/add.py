@@ -31,10 +31,10 @@ def add_tool(
     tool is in the manifest; fix the file or run `mcpgen generate --force`).
     """
     from mcpgen.cli import err
-    from mcpgen.cli.generate import generate_and_report
+    from mcpgen.cli.generate_run import generate_and_report
     from mcpgen.cli.project_dir import find_project_manifest
+    from mcpgen.commands.add import append_tool_to_manifest
     from mcpgen.manifest import display_name
-    from mcpgen.project.add import append_tool_to_manifest
 
     path = find_project_manifest(directory)
     with _session(path):  # no other mcpgen between the edit and the generate
@@ -58,7 +58,7 @@ def add_resource(
     ] = Path("."),
 ) -> None:
     """Append a resource to mcpgen.yaml (comments and formatting kept), then generate."""
-    from mcpgen.project.add import resource_entry
+    from mcpgen.commands.add import resource_entry
 
     _add(directory, "resources", resource_entry(name, uri, description, text), "resource")
 
@@ -77,17 +77,17 @@ def add_prompt(
     ] = Path("."),
 ) -> None:
     """Append a prompt to mcpgen.yaml (comments and formatting kept), then generate."""
-    from mcpgen.project.add import prompt_entry
+    from mcpgen.commands.add import prompt_entry
 
     _add(directory, "prompts", prompt_entry(name, description, template), "prompt")
 
 
 def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
     from mcpgen.cli import err
-    from mcpgen.cli.generate import generate_and_report
+    from mcpgen.cli.generate_run import generate_and_report
     from mcpgen.cli.project_dir import find_project_manifest
+    from mcpgen.commands.add import append_to_manifest
     from mcpgen.manifest import display_name
-    from mcpgen.project.add import append_to_manifest
 
     path = find_project_manifest(directory)
     with _session(path):  # no other mcpgen between the edit and the generate
@@ -100,7 +100,7 @@ def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
 def _session(manifest_path: Path) -> Iterator[None]:
     """The project's lock, after finishing or undoing a write a killed run left (said so)."""
     from mcpgen.cli import err
-    from mcpgen.sync.engine import project_session
+    from mcpgen.generate.engine import project_session
 
     with project_session(manifest_path.parent) as recovered:
         if recovered:

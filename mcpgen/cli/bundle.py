@@ -36,7 +36,7 @@ def bundle(
     from mcpgen.cli import out
     from mcpgen.cli.present import print_bundle
     from mcpgen.cli.project_dir import find_project_manifest
-    from mcpgen.project.bundle import build_bundle
+    from mcpgen.commands.bundle import build_bundle
 
     print_bundle(out, build_bundle(find_project_manifest(directory), output))
 

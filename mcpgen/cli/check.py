@@ -32,7 +32,7 @@ def check(
     from mcpgen.cli import err
     from mcpgen.cli.present import print_check
     from mcpgen.cli.project_dir import find_project_manifest
-    from mcpgen.project.check import check_project
+    from mcpgen.commands.check import check_project
 
     report = check_project(find_project_manifest(directory))
     print_check(err, report)

@@ -127,7 +127,7 @@ def _transport(host: Host, name: str) -> Transport:
 def _project(directory: Path) -> tuple[Path, Manifest]:
     """The project root and its manifest (with the scaffold's package names)."""
     from mcpgen.cli.project_dir import find_project_manifest
-    from mcpgen.scaffold import project_manifest
+    from mcpgen.scaffold.template import project_manifest
 
     path = find_project_manifest(directory)
     return path.parent.resolve(), project_manifest(path)

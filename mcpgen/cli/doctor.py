@@ -35,7 +35,7 @@ def doctor(  # noqa: PLR0917  (typer passes options by keyword)
     from mcpgen.hosts import HOSTS, get_host
     from mcpgen.hosts.doctor import diagnose
     from mcpgen.hosts.launch import gather_facts
-    from mcpgen.scaffold import project_manifest
+    from mcpgen.scaffold.template import project_manifest
 
     if timeout <= 0:
         raise McpgenError("--timeout must be positive", exit_code=ExitCode.USAGE)

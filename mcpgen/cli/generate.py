@@ -10,9 +10,7 @@ import typer
 from mcpgen.errors import ExitCode, McpgenError
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
-    from mcpgen.sync import GenerateReport, Mode
+    from mcpgen.generate import Mode
 
 HELP = """Render the project in DIR from DIR/mcpgen.yaml and keep it in sync.
 
@@ -23,29 +21,6 @@ modified; a removed tool's handler is kept and reported as orphaned.
 Exit codes: 0 written or up to date; 1 invalid manifest, or --check found stale files;
 2 bad command line; 3 a generated file was edited by hand (nothing written; see --force).
 """
-
-
-def generate_and_report(
-    root: Path,
-    console: Console,
-    *,
-    force: bool = False,
-    mode: Mode = "write",
-    manifest_path: Path | None = None,
-) -> GenerateReport:
-    """Run generate, printing the plan before the first write and the outcome after it."""
-    from mcpgen.cli import present
-    from mcpgen.sync import generate_project
-
-    report = generate_project(
-        root,
-        force=force,
-        mode=mode,
-        manifest_path=manifest_path,
-        on_plan=lambda prepared: present.print_plan(console, prepared, mode),
-    )
-    present.print_outcome(console, report)
-    return report
 
 
 def generate(
@@ -72,6 +47,7 @@ def generate(
         raise McpgenError(
             "--watch cannot be combined with --check or --diff", exit_code=ExitCode.USAGE
         )
+    from mcpgen.cli.generate_run import generate_and_report
     from mcpgen.cli.project_dir import find_project_manifest
 
     manifest = find_project_manifest(directory)

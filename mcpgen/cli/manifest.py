@@ -53,7 +53,7 @@ def _publishing_diagnostics(path: Path) -> list[Diagnostic]:
     from mcpgen.manifest import display_name
     from mcpgen.manifest.load import load_yaml
     from mcpgen.manifest.validate import to_diagnostics
-    from mcpgen.ship.registry import ownership_findings
+    from mcpgen.render.server_json import ownership_findings
 
     file = display_name(path)
     try:

@@ -45,7 +45,7 @@ def new(
     ] = True,
 ) -> None:
     from mcpgen.cli import err, present
-    from mcpgen.project.create import create_project, starting_manifest
+    from mcpgen.commands.new import create_project, starting_manifest
 
     if manifest is None and name is None:
         if no_input or not sys.stdin.isatty():

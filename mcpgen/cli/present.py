@@ -13,19 +13,19 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.markup import escape
 
+from mcpgen.core.names import class_name
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError, interrupted_after_writing
-from mcpgen.names import class_name
 
 if TYPE_CHECKING:  # `mcpgen validate` prints through here: it must not import the generator
+    from mcpgen.commands.bundle import Bundle
+    from mcpgen.commands.check import CheckReport
+    from mcpgen.commands.new import NewProject
+    from mcpgen.commands.update import UpdateResult
+    from mcpgen.generate.catalog_changes import CatalogRename, CatalogSummary
+    from mcpgen.generate.changes import ChangeSummary, Rename
+    from mcpgen.generate.engine import GenerateReport, Mode, Prepared
     from mcpgen.hosts.doctor import Check, HostReport, Probe
     from mcpgen.hosts.launch import Launch
-    from mcpgen.project.bundle import Bundle
-    from mcpgen.project.check import CheckReport
-    from mcpgen.project.create import NewProject
-    from mcpgen.sync.catalog_changes import CatalogRename, CatalogSummary
-    from mcpgen.sync.changes import ChangeSummary, Rename
-    from mcpgen.sync.engine import GenerateReport, Mode, Prepared
-    from mcpgen.sync.scaffold_update import UpdateResult
     from mcpgen.write.apply import Action, ApplyPlan
 
 _VERBS = {"create": "created", "update": "updated", "delete": "deleted", "move": "moved"}
@@ -158,7 +158,7 @@ def print_written(console: Console, applied: ApplyPlan) -> None:
 
 
 def print_orphans(console: Console, orphans: Iterable[str]) -> None:
-    from mcpgen.sync.changes import orphan_kind  # kept off `validate`'s path
+    from mcpgen.generate.changes import orphan_kind  # kept off `validate`'s path
 
     for path in orphans:
         if orphan_kind(path) == "handler":
@@ -272,7 +272,7 @@ def print_error(console: Console, error: McpgenError) -> None:
 
 def print_check(console: Console, report: CheckReport) -> None:
     """`mcpgen check`: warnings, stale files, handler problems, orphans."""
-    from mcpgen.sync.changes import orphan_kind
+    from mcpgen.generate.changes import orphan_kind
 
     if report.recovered:
         console.print(report.recovered, style="yellow", markup=False)
@@ -364,7 +364,7 @@ def print_bundle(console: Console, bundle: Bundle) -> None:
         f"Wrote {bundle.path} ({len(bundle.members)} files, {bundle.size} bytes)", markup=False
     )
     if bundle.left_out:
-        from mcpgen.project.bundle_files import shown
+        from mcpgen.commands.bundle_files import shown
 
         names = ", ".join(shown(name) for name in bundle.left_out)
         console.print(f"Left out (secrets, never packed): {names}", markup=False)

@@ -39,7 +39,7 @@ def update(
     from mcpgen.cli import err
     from mcpgen.cli.present import print_update
     from mcpgen.cli.project_dir import find_project_manifest
-    from mcpgen.sync.scaffold_update import update_scaffold
+    from mcpgen.commands.update import update_scaffold
 
     root = find_project_manifest(directory).parent
     result = update_scaffold(root, allow_downgrade=allow_downgrade)

@@ -29,7 +29,7 @@ def append_tool_to_manifest(manifest_path: Path, name: str, description: str | N
     """Append tool `name` to the manifest; the file is left unchanged when the result would
     be invalid (ManifestInvalid, e.g. a bad tool name) or the tool exists (McpgenError)."""
     from mcpgen.manifest import check_text, display_name
-    from mcpgen.sync.add_tool import append_tool
+    from mcpgen.manifest.append import append_tool
 
     def edit(original: str) -> str:
         text = append_tool(original, name, description)  # keeps the file's line endings
@@ -45,7 +45,7 @@ def append_to_manifest(manifest_path: Path, key: str, entry: dict[str, Any], wha
     """Append a resource or prompt `entry` to the manifest's `key` list; unchanged when the
     result would be invalid (ManifestInvalid) or the name is taken (McpgenError)."""
     from mcpgen.manifest import check_text, display_name
-    from mcpgen.sync.add_tool import append_entry
+    from mcpgen.manifest.append import append_entry
 
     def edit(original: str) -> str:
         text = append_entry(original, key, entry, what)

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
+from mcpgen.commands.bundle_files import Member, select_members, shown
 from mcpgen.errors import McpgenError
-from mcpgen.project.bundle_files import Member, select_members, shown
 from mcpgen.write.atomic import fsync_directory
 
 if TYPE_CHECKING:
-    from mcpgen.sync.engine import Prepared
+    from mcpgen.generate.engine import Prepared
 
 # Fixed member timestamps: the same project gives the same bytes, whenever it is packed.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -66,7 +66,7 @@ def current_project(root: Path, manifest_path: Path) -> Prepared:
     """The project's plan, if its generated files are what `mcpgen generate` would write
     (the check `generate --check` makes, with the state file's hashes telling hand edits);
     McpgenError otherwise. Reads only."""
-    from mcpgen.sync.engine import prepare
+    from mcpgen.generate.engine import prepare
     from mcpgen.write.journal import JOURNAL_PATH
 
     if os.path.lexists(root / JOURNAL_PATH):

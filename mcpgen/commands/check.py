@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpgen.errors import Diagnostic, ManifestInvalid
+from mcpgen.generate.handler_check import HandlerProblem
 from mcpgen.manifest.model import Manifest
-from mcpgen.sync.handler_check import HandlerProblem
 from mcpgen.write.apply import ApplyPlan
 
 
@@ -42,12 +42,12 @@ def check_project(manifest_path: Path) -> CheckReport:
 
     Raises ManifestInvalid (with every diagnostic) for a bad manifest.
     """
+    from mcpgen.generate import prepare
+    from mcpgen.generate.changes import find_old_packages, find_orphans
+    from mcpgen.generate.engine import project_session
+    from mcpgen.generate.handler_check import check_handlers
     from mcpgen.manifest import check_manifest
-    from mcpgen.scaffold import with_scaffold_names
-    from mcpgen.sync import prepare
-    from mcpgen.sync.changes import find_old_packages, find_orphans
-    from mcpgen.sync.engine import project_session
-    from mcpgen.sync.handler_check import check_handlers
+    from mcpgen.scaffold.template import with_scaffold_names
 
     loaded, diagnostics = check_manifest(manifest_path)
     if loaded is None:

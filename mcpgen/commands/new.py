@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcpgen.errors import ManifestInvalid, McpgenError, has_errors
+from mcpgen.generate.engine import GenerateReport, Prepared
 from mcpgen.manifest import MANIFEST_FILENAME
 from mcpgen.manifest.model import Manifest
-from mcpgen.sync.engine import GenerateReport, Prepared
 from mcpgen.write import journal, transaction
 
 if TYPE_CHECKING:
-    from mcpgen.scaffold import ScaffoldAnswers
+    from mcpgen.scaffold.template import ScaffoldAnswers
 
 FIRST_COMMIT = "New MCP server project from mcpgen"
 
@@ -54,8 +54,8 @@ class NewProject:
 def starting_manifest(name: str | None, manifest_path: Path | None) -> StartingManifest:
     """`manifest_path` (copied byte for byte: line endings, BOM, comments), else the example
     named after the last part of `name`. ManifestInvalid lists every problem of a bad one."""
-    from mcpgen.example import example_manifest_text
     from mcpgen.manifest import check_manifest, check_text
+    from mcpgen.scaffold.example import example_manifest_text
 
     if name is not None and not Path(name).name.strip():
         raise McpgenError("the server name must not be empty")
@@ -104,8 +104,8 @@ def create_project(
     created and nothing else: a file the user put in `target` meanwhile stays, and so does
     a file mcpgen wrote that the user has changed since. The error says what was done.
     """
-    from mcpgen.sync import generate_project
-    from mcpgen.sync.scaffold_update import record_template
+    from mcpgen.commands.update import record_template
+    from mcpgen.generate import generate_project
 
     _refuse_non_empty(target)
     made = _Made(target, [p for p in (target, *target.parents) if not p.exists()])
@@ -143,7 +143,7 @@ def _scaffold(target: Path, start: StartingManifest) -> None:
     """Render the copier template aside, then create its files in `target` in one commit:
     a file the user saves into `target` meanwhile is never replaced, and an interrupted
     render leaves nothing in `target`."""
-    from mcpgen.scaffold import ScaffoldAnswers
+    from mcpgen.scaffold.template import ScaffoldAnswers
 
     answers = ScaffoldAnswers.from_manifest(start.manifest, example=start.example)
     with tempfile.TemporaryDirectory(prefix="mcpgen-scaffold-") as staging:
@@ -159,7 +159,7 @@ def _scaffold(target: Path, start: StartingManifest) -> None:
 def _render_aside(staging: Path, answers: ScaffoldAnswers) -> None:
     """copier's run into `staging`; its failures (a full disk where temporary files go, a
     `git` it runs that fails) are one line, not copier's traceback."""
-    from mcpgen.scaffold import render_scaffold
+    from mcpgen.scaffold.template import render_scaffold
 
     try:
         render_scaffold(staging, answers)
@@ -264,7 +264,7 @@ def _refuse_non_empty(target: Path) -> None:
 def _first_commit(target: Path) -> tuple[bool, str | None]:
     """Make the project a git repository with a first commit, unless git is missing or the
     target already lives inside a repository. (committed, why a git step failed)."""
-    from mcpgen.git import git, git_available
+    from mcpgen.core.git import git, git_available
 
     if not git_available():
         return False, None

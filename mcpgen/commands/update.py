@@ -34,15 +34,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from mcpgen import __version__
+from mcpgen.core.git import git
 from mcpgen.errors import McpgenError
-from mcpgen.git import git
-from mcpgen.scaffold import ANSWERS_FILE, SOURCE_MARKER
-from mcpgen.sync.scaffold_guard import (
+from mcpgen.scaffold.guard import (
     check_template_paths,
     load_answers,
     refuse_downgrade,
     rendered_paths,
 )
+from mcpgen.scaffold.template import ANSWERS_FILE, SOURCE_MARKER
 from mcpgen.write.atomic import write_atomic
 from mcpgen.write.paths import check_entry, check_inside
 from mcpgen.write.transaction import Step, commit
@@ -73,7 +73,7 @@ class UpdateResult:
 
 
 def _template_dir() -> Path:
-    from mcpgen.scaffold import template_dir
+    from mcpgen.scaffold.template import template_dir
 
     return template_dir()
 

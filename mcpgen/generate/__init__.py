@@ -1,5 +1,5 @@
 """Keeping a project in sync with its manifest: summarise the change, then apply it safely."""
 
-from mcpgen.sync.engine import GenerateReport, Mode, generate_project, prepare
+from mcpgen.generate.engine import GenerateReport, Mode, generate_project, prepare
 
 __all__ = ["GenerateReport", "Mode", "generate_project", "prepare"]

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from mcpgen.generate.schema_diff import SchemaChange
 from mcpgen.manifest.model import Manifest, Prompt, Resource, ResourceTemplate
-from mcpgen.sync.schema_diff import SchemaChange
 from mcpgen.write.apply import Move
 from mcpgen.write.state import CatalogRecord, State
 
@@ -194,8 +194,8 @@ def _judged_on_disk(
     its file (where it is now, before a rename moves it): one that already takes the new
     parameters (by name, annotated to accept what the server passes) does not break, and a
     missing one gets a stub."""
+    from mcpgen.generate.handler_check import judge_catalog_handler
     from mcpgen.render.catalog import catalog_entries, handler_of
-    from mcpgen.sync.handler_check import judge_catalog_handler
 
     entry = next(
         e for k, e in catalog_entries(manifest) if (k, e.name) == (change.kind, change.name)

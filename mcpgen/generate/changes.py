@@ -14,16 +14,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 
-from mcpgen.sync.catalog_changes import CatalogSummary, summarise_catalog
-from mcpgen.sync.schema_diff import SchemaChange, input_changes, output_changes
-from mcpgen.sync.stubs import RetiredStub, retired_stubs
+from mcpgen.generate.catalog_changes import CatalogSummary, summarise_catalog
+from mcpgen.generate.schema_diff import SchemaChange, input_changes, output_changes
+from mcpgen.generate.stubs import RetiredStub, retired_stubs
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, ToolRecord
 
 if TYPE_CHECKING:  # the renderer loads only when a run renders (see `run_cache`)
+    from mcpgen.generate.handler_check import Finding
     from mcpgen.manifest.model import Manifest, Tool
     from mcpgen.render.plan import RenderPlan
-    from mcpgen.sync.handler_check import Finding
 
 # renamed_from: the manifest says so; same handler module: a new name with the old python_name;
 # python_name: same tool name, new handler module name (the `python_name:` key changed).
@@ -198,8 +198,8 @@ def _judged_imports(
 ) -> list[ToolChange]:
     """A change that takes a generated model away breaks the handler exactly when its file
     imports a name the new generated code lacks: the verdict `mcpgen check` gives after."""
-    from mcpgen.sync.handler_check import GeneratedNames, judge_tool_imports
-    from mcpgen.sync.handler_source import ProjectSources
+    from mcpgen.generate.handler_check import GeneratedNames, judge_tool_imports
+    from mcpgen.generate.handler_source import ProjectSources
 
     sources, generated = ProjectSources(root), GeneratedNames.of(plan, manifest.package)
     tools = {t.name: t for t in manifest.tools}
@@ -307,7 +307,7 @@ def keep_user_paths(plan: RenderPlan, previous: State | None, manifest: Manifest
 
 
 def _generated_by_mcpgen(directory: Path) -> bool:
-    from mcpgen.header import GENERATED_HEADER_TEXT
+    from mcpgen.core.header import GENERATED_HEADER_TEXT
 
     for file in directory.glob("*.py"):
         if not file.is_file():  # a FIFO would hang the open, a folder fail it

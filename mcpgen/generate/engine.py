@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
-from mcpgen.sync import run_cache
-from mcpgen.sync.changes import (
+from mcpgen.generate import run_cache
+from mcpgen.generate.changes import (
     ChangeSummary,
     explicit_python_names,
     find_old_packages,
@@ -105,8 +105,8 @@ def _reused_files(root: Path, prepared: Prepared) -> list[str]:
 def _check_package(root: Path, package: str) -> None:
     """The package names a folder under src/: from a cloned `.copier-answers.yml` it must
     still be a plain Python name, never a path."""
-    from mcpgen.names import is_identifier
-    from mcpgen.scaffold import ANSWERS_FILE
+    from mcpgen.core.names import is_identifier
+    from mcpgen.scaffold.template import ANSWERS_FILE
 
     if is_identifier(package):
         return
@@ -133,14 +133,14 @@ def load(
 
     Raises ManifestInvalid with every problem of a bad manifest.
     """
-    from mcpgen.manifest import check_manifest, find_manifest
-    from mcpgen.render.layout import format_python
-    from mcpgen.render.plan import render_plan
-    from mcpgen.scaffold import with_scaffold_names
-    from mcpgen.sync.catalog_changes import (
+    from mcpgen.generate.catalog_changes import (
         explicit_catalog_python_names,
         keep_catalog_python_names,
     )
+    from mcpgen.manifest import check_manifest, find_manifest
+    from mcpgen.render.layout import format_python
+    from mcpgen.render.plan import render_plan
+    from mcpgen.scaffold.template import with_scaffold_names
 
     warnings: tuple[Diagnostic, ...] = ()
     path = manifest_path or find_manifest(root)
@@ -341,7 +341,7 @@ class _Seen:
     @classmethod
     def read(cls, root: Path, manifest_path: Path | None) -> _Seen | None:
         from mcpgen.manifest import find_manifest
-        from mcpgen.scaffold import ANSWERS_FILE
+        from mcpgen.scaffold.template import ANSWERS_FILE
 
         path = manifest_path or find_manifest(root)
         try:
@@ -376,9 +376,9 @@ def _proven_report(root: Path, mode: Mode, outcome: run_cache.Outcome) -> Genera
 
 def _remember(root: Path, seen: _Seen, prepared: Prepared, report: GenerateReport) -> None:
     """Record a run that left the project as its manifest renders it (see `run_cache`)."""
-    from mcpgen.relpath import lexical_problem
-    from mcpgen.scaffold import ANSWERS_FILE
-    from mcpgen.sync.changes import orphan_folders
+    from mcpgen.core.relpath import lexical_problem
+    from mcpgen.generate.changes import orphan_folders
+    from mcpgen.scaffold.template import ANSWERS_FILE
 
     applied = report.applied
     if applied.conflicts or applied.dangling or applied.skipped_moves or report.notes:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mcpgen import __version__
 from mcpgen.errors import Diagnostic
-from mcpgen.sync.changes import find_old_packages
+from mcpgen.generate.changes import find_old_packages
 from mcpgen.write import journal
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def _observed(path: Path) -> str | None:
 def build_id() -> str:
     """mcpgen's own files and templates (name, size, mtime) and the tools it runs, so a new
     release, an edited checkout or a reinstalled dependency never reuses an old verdict."""
-    from mcpgen.template_folder import templates_root
+    from mcpgen.core.template_folder import templates_root
 
     digest = hashlib.sha256(f"{FORMAT}|{__version__}|{sys.version}".encode())
     package = Path(__file__).resolve().parents[1]

@@ -65,7 +65,7 @@ def example_digests(package: str) -> dict[str, str]:
     """The sha256 of each example handler and test `mcpgen new` scaffolds for `package`:
     its templates use no variable but the package, so a text substitution renders them as
     copier does (a template that uses more is left out)."""
-    from mcpgen.scaffold import template_dir
+    from mcpgen.scaffold.template import template_dir
 
     found: dict[str, str] = {}
     for folder, destination in (

@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mcpgen import names
+from mcpgen.core import names
+from mcpgen.core.relpath import lexical_problem, outside_reason
 from mcpgen.manifest.messages import Finding
 from mcpgen.manifest.model import COMPLETION_HANDLER, completion_module
 from mcpgen.manifest.sourcemap import JsonPath
-from mcpgen.relpath import lexical_problem, outside_reason
 from mcpgen.runtime.uri_template import ambiguities, query_misplaced
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mcpgen import names
+from mcpgen.core import names
 
 if TYPE_CHECKING:
     from mcpgen.manifest.messages import Finding
@@ -122,7 +122,7 @@ def _schema_warnings(entry: _ToolEntry, refs_inlined: bool) -> Iterator[HostWarn
     # With `inline_refs: true` the published schema has no local $ref left, except recursive
     # ones, which `mcpgen validate` already reports where they are written.
     if not refs_inlined and _uses_refs(schema):
-        from mcpgen.schema_refs import inline_refs  # loads `referencing`: only for $refs
+        from mcpgen.schema.refs import inline_refs  # loads `referencing`: only for $refs
 
         recursive = inline_refs(schema).recursive
         if recursive:

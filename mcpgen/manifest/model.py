@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcpgen import names
+from mcpgen.core import names
 
 JSON = dict[str, Any]
 

@@ -1,7 +1,7 @@
 """The MCP Registry's text limits on what `server.json` carries from the manifest: a
 `description` and a `title` (the server's name) of at most 100 characters.
 
-`mcpgen/ship/registry.py` cuts a longer text with `fitted`; `registry_findings` makes the cut
+`mcpgen/render/server_json.py` cuts a longer text with `fitted`; `registry_findings` makes the cut
 a located warning of `mcpgen validate` and `mcpgen generate`, never a silent one.
 """
 

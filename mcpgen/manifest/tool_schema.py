@@ -113,7 +113,7 @@ def openapi_findings(schema: dict[str, Any]) -> list[Finding]:
     """A warning at each OpenAPI-only keyword: JSON Schema, hence the server, ignores it."""
     if not _has_key(schema, _OPENAPI_ONLY):
         return []
-    from mcpgen.schema_walk import walk  # loads referencing; only for such a schema
+    from mcpgen.schema.walk import walk  # loads referencing; only for such a schema
 
     return [
         Finding((*node.path, key), _openapi_message(key, node.schema), "warning", at_key=True)
@@ -250,7 +250,7 @@ def _mcp_top_level(schema: dict[str, Any], role: str) -> list[Finding]:
 def _walk_checks(schema: dict[str, Any]) -> list[Finding]:
     if _no_walk_findings(schema):
         return []
-    from mcpgen.schema_refs import SchemaRefs  # loads referencing
+    from mcpgen.schema.refs import SchemaRefs  # loads referencing
 
     refs = SchemaRefs(schema)
     findings = [Finding((*p.path, "$ref"), p.message) for p in refs.problems()]

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from mcpgen import names
+from mcpgen.core import names
 from mcpgen.errors import Diagnostic
 from mcpgen.manifest import fast_verdict
 from mcpgen.manifest.messages import Finding, describe
@@ -240,7 +240,7 @@ def _keyword_findings(name: str, path: JsonPath, what: str) -> list[Finding]:
 
 def _recursive_refs(tools: list[Any]) -> list[Finding]:
     """With `inline_refs`, recursive references stay as `$ref`: say which."""
-    from mcpgen.schema_refs import inline_refs
+    from mcpgen.schema.refs import inline_refs
 
     findings = []
     for index, tool in enumerate(tools):

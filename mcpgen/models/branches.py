@@ -14,9 +14,9 @@ from typing import Any
 from referencing import Specification
 from referencing.exceptions import Unresolvable
 
-from mcpgen import names
-from mcpgen.schema_refs import SchemaRefs
-from mcpgen.schema_walk import JsonPath, Schema, children, json_pointer, specification_of
+from mcpgen.core import names
+from mcpgen.schema.refs import SchemaRefs
+from mcpgen.schema.walk import JsonPath, Schema, children, json_pointer, specification_of
 
 
 def _pascal(text: str) -> str:

@@ -19,9 +19,9 @@ from importlib import metadata, resources
 from typing import Any
 
 from mcpgen import __version__
-from mcpgen.header import GENERATED_HEADER
+from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.manifest.model import Manifest
-from mcpgen.model_schemas import model_schemas
+from mcpgen.models.schemas import model_schemas
 
 __all__ = ["GENERATOR_OPTIONS", "model_schemas", "models_header", "render_models"]
 
@@ -29,7 +29,7 @@ __all__ = ["GENERATOR_OPTIONS", "model_schemas", "models_header", "render_models
 _POSTPROCESS_REVISION = 2
 # The modules that turn the manifest's schemas into what the generator reads: their code is
 # an input of the models too.
-_PREPARING_MODULES = ("model_schemas.py", "model_branches.py", "schema_refs.py", "schema_walk.py")
+_PREPARING_MODULES = ("models/schemas.py", "models/branches.py", "schema/refs.py", "schema/walk.py")
 
 GENERATOR_OPTIONS: dict[str, Any] = {
     "disable_timestamp": True,

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgen.manifest.model import Manifest
-from mcpgen.model_branches import name_branches
-from mcpgen.schema_refs import localize_refs
-from mcpgen.schema_walk import Schema, map_schema
+from mcpgen.models.branches import name_branches
+from mcpgen.schema.refs import localize_refs
+from mcpgen.schema.walk import Schema, map_schema
 
 # Keys that only validate; jsonschema already did that with the right dialect.
 _VALIDATION_ONLY = ("pattern", "format", "contentEncoding", "contentMediaType")

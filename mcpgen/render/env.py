@@ -11,8 +11,8 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from mcpgen.core.template_folder import templates_root
 from mcpgen.render.docs import inline_text, table_cell
-from mcpgen.template_folder import templates_root
 
 
 def pyrepr(value: object, indent: int = 0) -> str:

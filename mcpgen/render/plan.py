@@ -8,10 +8,11 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, Literal, NamedTuple
 
+from mcpgen.core.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
 from mcpgen.errors import McpgenError
-from mcpgen.header import GENERATED_HEADER, GENERATED_HEADER_TEXT
 from mcpgen.manifest.model import UNIMPLEMENTED_WIRE, WIRE_KEYS, Manifest, Tool
-from mcpgen.models import render_models
+from mcpgen.models.codegen import render_models
+from mcpgen.render.bundle_manifest import bundle_manifest_text
 from mcpgen.render.catalog import (
     catalog_handlers,
     catalog_offers,
@@ -21,13 +22,12 @@ from mcpgen.render.catalog import (
     static_contents,
     template_completions,
 )
+from mcpgen.render.container import container
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
 from mcpgen.render.invalid import accepts, invalid_arguments
 from mcpgen.render.publish import published_definition
-from mcpgen.ship.bundle import bundle_manifest_text
-from mcpgen.ship.container import container
-from mcpgen.ship.registry import server_json_text
+from mcpgen.render.server_json import server_json_text
 
 # generated: rewritten whole on every run, hash kept in the state file, hand edits refused.
 # user: created once if absent, never modified or deleted afterwards (handlers, user tests).

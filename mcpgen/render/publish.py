@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcpgen.manifest.model import UNIMPLEMENTED_WIRE, Manifest, Tool
-from mcpgen.schema_refs import inline_refs
+from mcpgen.schema.refs import inline_refs
 
 SCHEMA_KEYS = ("inputSchema", "outputSchema")
 

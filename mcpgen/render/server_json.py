@@ -7,15 +7,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from mcpgen import names
+from mcpgen.core import names
 from mcpgen.manifest.model import Manifest, Publish, build_publish
 from mcpgen.manifest.registry_limits import fitted, one_line
-from mcpgen.ship.container import DEFAULT_TOKEN_ENV
+from mcpgen.render.container import DEFAULT_TOKEN_ENV
 
 if TYPE_CHECKING:
     from mcpgen.manifest.messages import Finding
 
-# mcpgen's schema of the format (see mcpgen/ship/README.md) and the `$schema` an entry names:
+# mcpgen's schema of the format (see mcpgen/render/README.md) and the `$schema` an entry names:
 # the registry's current format, the only one `mcp-publisher` accepts.
 SCHEMA_FILE = "server_json.schema.json"
 SCHEMA_VERSION = "2025-12-11"

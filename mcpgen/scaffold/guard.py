@@ -18,7 +18,7 @@ from packaging.version import InvalidVersion, Version
 
 from mcpgen import __version__
 from mcpgen.errors import McpgenError
-from mcpgen.scaffold import ANSWERS_FILE, SOURCE_MARKER
+from mcpgen.scaffold.template import ANSWERS_FILE, SOURCE_MARKER
 
 # A file name in the template: literal characters, `{{ name }}` / `{{ a.b }}`, `{% if name %}`
 # and `{% endif %}`. Anything else (filters, string literals, calls) could render to `..`.

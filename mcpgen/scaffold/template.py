@@ -13,8 +13,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from mcpgen.core.template_folder import templates_root
 from mcpgen.manifest.model import Manifest
-from mcpgen.template_folder import templates_root
 from mcpgen.write.atomic import write_atomic
 
 ANSWERS_FILE = ".copier-answers.yml"

@@ -22,7 +22,7 @@ from referencing.exceptions import NoSuchAnchor, NoSuchResource, PointerToNowher
 from referencing.jsonschema import DRAFT4, DRAFT6, DRAFT7
 
 from mcpgen.errors import suggest
-from mcpgen.schema_walk import (
+from mcpgen.schema.walk import (
     DEFAULT_SPECIFICATION,
     JsonPath,
     Schema,

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.errors import ExitCode, McpgenError
-from mcpgen.header import GENERATED_HEADER
 from mcpgen.write import paths, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
 

@@ -19,8 +19,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from mcpgen.core.relpath import outside_reason
 from mcpgen.errors import McpgenError
-from mcpgen.relpath import outside_reason
 
 LOCK_PATH = ".mcpgen/lock"
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mcpgen.core.relpath import lexical_problem, outside_reason
 from mcpgen.errors import McpgenError
-from mcpgen.relpath import lexical_problem, outside_reason
 
 __all__ = ["check_entry", "check_inside", "lexical_problem", "locate", "outside_reason"]
 

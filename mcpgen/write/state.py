@@ -272,7 +272,7 @@ def _check_names(text: str, where: str) -> None:
 
 
 def _check_python_name(name: object, where: str, text: str) -> None:
-    from mcpgen.names import is_identifier
+    from mcpgen.core.names import is_identifier
 
     if not (isinstance(name, str) and is_identifier(name)):
         line, col = locate(text, str(name))

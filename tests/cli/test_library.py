@@ -57,8 +57,8 @@ def test_generate_no_longer_writes_host_snippets(project: Path) -> None:
 def test_check_loads_the_manifest_and_scans_src_once(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import mcpgen.generate.changes
     import mcpgen.manifest
-    import mcpgen.sync.changes
 
     mcpgen.generate(project)
     calls = {"check_manifest": 0, "find_old_packages": 0}
@@ -73,7 +73,7 @@ def test_check_loads_the_manifest_and_scans_src_once(
         monkeypatch.setattr(module, name, wrapper)
 
     counted(mcpgen.manifest, "check_manifest")
-    counted(mcpgen.sync.changes, "find_old_packages")
+    counted(mcpgen.generate.changes, "find_old_packages")
     done = run_cli("check", str(project))
     assert done.returncode == 0, done.stderr
     assert "All 1 handlers match the dispatcher." in done.stderr

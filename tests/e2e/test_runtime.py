@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator, validators
-
 from mcpgen.runtime.ecma_regex import with_ecma_regex
+
 from mcpgen.runtime.testing.schema_cases import Case, cases
 from tests.e2e.helpers import ProjectVenv, manifest_wire_tools, run_mcpgen
 from tests.unit.runtime.stdio_session import Session

@@ -150,8 +150,8 @@ def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
     import os
     import stat
 
+    from mcpgen.generate import generate_project
     from mcpgen.manifest import find_manifest, load_manifest
-    from mcpgen.sync import generate_project
     from tests.hosts.test_cli import MANIFEST
 
     root = tmp_path / "weather"

@@ -9,7 +9,7 @@ from typing import Any
 
 from mcpgen.hosts import host_limit_diagnostics
 from mcpgen.manifest.model import build_manifest
-from mcpgen.schema_refs import inline_refs
+from mcpgen.schema.refs import inline_refs
 from tests.cli.runner import run_cli
 
 REPO = Path(__file__).resolve().parents[2]

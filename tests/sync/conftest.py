@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from mcpgen.sync import generate_project
+from mcpgen.generate import generate_project
 
 MANIFEST = """\
 # A comment the user wrote.

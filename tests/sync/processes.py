@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mcpgen.header import GENERATED_HEADER
+from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.write.journal import JOURNAL_PATH
 from mcpgen.write.transaction import DELAY_ENV
 

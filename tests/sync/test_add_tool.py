@@ -14,7 +14,7 @@ from ruamel.yaml import YAML
 
 from mcpgen.cli import main
 from mcpgen.errors import McpgenError
-from mcpgen.sync.add_tool import append_tool
+from mcpgen.manifest.append import append_tool
 
 from .conftest import Run
 

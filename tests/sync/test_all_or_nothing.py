@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from mcpgen.cli import main
+from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.errors import McpgenError
-from mcpgen.header import GENERATED_HEADER
-from mcpgen.sync.engine import prepare
+from mcpgen.generate.engine import prepare
 from mcpgen.write import apply, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.errors import ExitCode, McpgenError
-from mcpgen.header import GENERATED_HEADER
 from mcpgen.write.apply import ApplyPlan, Move, commit, plan_actions
 from mcpgen.write.diff import unified_diff
 from mcpgen.write.state import STATE_PATH, sha256_hex

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from mcpgen.header import GENERATED_HEADER
+from mcpgen.core.header import GENERATED_HEADER
+from mcpgen.generate.changes import find_old_packages, find_orphans, summarise
 from mcpgen.manifest.model import Manifest, build_manifest
 from mcpgen.render.plan import PlannedFile, RenderPlan
-from mcpgen.sync.changes import find_old_packages, find_orphans, summarise
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, snapshot
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from mcpgen.project.check import check_project
-from mcpgen.sync.engine import prepare
-from mcpgen.sync.handler_check import check_handlers
+from mcpgen.commands.check import check_project
+from mcpgen.generate.engine import prepare
+from mcpgen.generate.handler_check import check_handlers
 
 from .conftest import Run
 

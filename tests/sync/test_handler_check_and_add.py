@@ -6,8 +6,8 @@ import pytest
 from ruamel.yaml import YAML
 
 from mcpgen.errors import McpgenError
-from mcpgen.sync.add_tool import append_tool
-from mcpgen.sync.handler_check import check_handler_source
+from mcpgen.generate.handler_check import check_handler_source
+from mcpgen.manifest.append import append_tool
 
 from .helpers import manifest_of, tool
 

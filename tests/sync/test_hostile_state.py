@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mcpgen.cli import main
-from mcpgen.sync.scaffold_update import ANSWERS_FILE, RECORD_PATH
+from mcpgen.commands.update import ANSWERS_FILE, RECORD_PATH
 from mcpgen.write.journal import JOURNAL_PATH
 from mcpgen.write.state import STATE_PATH, sha256_hex
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpgen.project.check import check_project
+from mcpgen.commands.check import check_project
 
 from .conftest import Run
 

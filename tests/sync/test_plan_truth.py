@@ -9,8 +9,8 @@ import pytest
 
 from mcpgen.cli import main
 from mcpgen.errors import McpgenError
-from mcpgen.sync.engine import prepare
-from mcpgen.sync.handler_check import check_handlers
+from mcpgen.generate.engine import prepare
+from mcpgen.generate.handler_check import check_handlers
 
 from .conftest import Run
 

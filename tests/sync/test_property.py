@@ -32,14 +32,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcpgen.names import class_name, python_identifier
-from mcpgen.sync import generate_project
-from mcpgen.sync.scaffold_update import (
+from mcpgen.commands.update import (
     RECORD_PATH,
     TemplateRecord,
     render_record,
     update_scaffold,
 )
+from mcpgen.core.names import class_name, python_identifier
+from mcpgen.generate import generate_project
 from mcpgen.write.state import STATE_PATH, load_state
 from tests.e2e.helpers import run_mcpgen
 

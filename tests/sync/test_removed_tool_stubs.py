@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from mcpgen.commands.check import check_project
 from mcpgen.errors import McpgenError
-from mcpgen.project.check import check_project
-from mcpgen.sync import generate_project
+from mcpgen.generate import generate_project
 from mcpgen.write.journal import JOURNAL_PATH
 from mcpgen.write.state import STATE_PATH, load_state
 

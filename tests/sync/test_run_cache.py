@@ -22,9 +22,9 @@ import pytest
 from rich.console import Console
 
 from mcpgen.cli.present import print_report
+from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.errors import McpgenError
-from mcpgen.header import GENERATED_HEADER
-from mcpgen.sync import engine, generate_project, run_cache
+from mcpgen.generate import engine, generate_project, run_cache
 from mcpgen.write.journal import JOURNAL_PATH
 from mcpgen.write.state import STATE_PATH
 

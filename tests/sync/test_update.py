@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpgen.sync.scaffold_update import (
+from mcpgen.commands.update import (
     RECORD_PATH,
     TemplateRecord,
     current_template,
@@ -161,8 +161,8 @@ def test_files_a_newer_template_adds_never_get_conflict_markers(
 ) -> None:
     # A newer template that adds files `mcpgen generate` created once (never edited since)
     # or that the user wrote: each stays as it is, and is reported.
-    from mcpgen.scaffold import template_dir
-    from mcpgen.sync import scaffold_update
+    from mcpgen.commands import update as scaffold_update
+    from mcpgen.scaffold.template import template_dir
 
     (project / "NOTES.md").write_text("my notes\n")
     git(project, "add", "-A")

@@ -23,7 +23,7 @@ import pytest
 from rich.console import Console
 
 from mcpgen.cli.watch import watch_project
-from mcpgen.sync.watch import embedded_files
+from mcpgen.generate.watch import embedded_files
 from mcpgen.write.transaction import DELAY_ENV
 
 from .conftest import Run

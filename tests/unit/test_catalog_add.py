@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from mcpgen.commands.add import append_to_manifest, prompt_entry, resource_entry
 from mcpgen.errors import ManifestInvalid, McpgenError
-from mcpgen.project.add import append_to_manifest, prompt_entry, resource_entry
-from mcpgen.sync.add_tool import append_entry
+from mcpgen.manifest.append import append_entry
 
 BASE = """\
 name: demo   # the server

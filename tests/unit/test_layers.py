@@ -1,8 +1,9 @@
 """The package reads as the pipeline: no module imports from a layer above its own.
 
-manifest → models → render (the plan) → write → sync, with hosts beside sync, whole-project
-workflows above them and the command line on top. Imports are read with `ast` (including
-those deferred inside functions), so a cycle cannot hide behind a late import.
+core → schema → manifest → models → render (the plan) → write → scaffold → generate, with
+hosts beside generate, one workflow per command above them and the command line on top.
+Imports are read with `ast` (including those deferred inside functions and under
+`TYPE_CHECKING`), so a cycle cannot hide behind a late import.
 """
 
 from __future__ import annotations
@@ -19,26 +20,15 @@ PACKAGE = Path(__file__).resolve().parents[2] / "mcpgen"
 # Lowest first. A module may import its own layer's package and any layer below.
 LAYERS: list[set[str]] = [
     {"errors"},
-    {
-        "names",
-        "header",
-        "template_folder",
-        "git",
-        "schema_walk",
-        "runtime",
-        "relpath",
-    },
-    {"schema_refs"},
+    {"core", "runtime"},
+    {"schema"},
     {"manifest"},
-    {"model_branches"},
-    {"model_schemas"},
     {"models"},
-    {"ship"},
     {"render"},
     {"write"},
-    {"scaffold", "example"},
-    {"sync", "hosts"},
-    {"project"},
+    {"scaffold"},
+    {"generate", "hosts"},
+    {"commands"},
     {"cli"},
     {"__init__", "__main__"},  # the public API and `python -m mcpgen`
 ]
@@ -46,7 +36,7 @@ RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
 
 
 def unit_of(module: str) -> str:
-    """`mcpgen.sync.engine` → `sync`; the package itself → `__init__`."""
+    """`mcpgen.generate.engine` → `sync`; the package itself → `__init__`."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 
@@ -70,7 +60,7 @@ def imports(module: str, path: Path) -> Iterator[tuple[str, list[str]]]:
                 base = ".".join([*parent, base]).rstrip(".")
             if not base.startswith("mcpgen"):
                 continue
-            for alias in node.names:  # `from mcpgen import names` imports a module
+            for alias in node.names:  # `from mcpgen.core import names` imports a module
                 submodule = f"{base}.{alias.name}"
                 if _is_module(submodule):
                     yield submodule, []
@@ -108,6 +98,54 @@ def test_no_import_from_a_layer_above(unit: str) -> None:
     targets = import_graph().get(unit, set())
     upward = sorted(t for t in targets if RANK[t] >= RANK[unit])
     assert not upward, f"{unit} (layer {RANK[unit]}) imports {upward} from its layer or above"
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Module → the mcpgen modules it imports, deferred and `TYPE_CHECKING` imports included."""
+    graph: dict[str, set[str]] = {}
+    for module, path in modules():
+        graph[module] = {target for target, _ in imports(module, path) if target != module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while (member := stack.pop()) != node:
+                group.append(member)
+            group.append(node)
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """Between any two modules of mcpgen or of its runtime, however late the import."""
+    assert cycles(module_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
 
 
 if __name__ == "__main__":  # print the graph, layer by layer

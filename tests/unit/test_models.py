@@ -1,4 +1,4 @@
-"""mcpgen.models and mcpgen.model_schemas: models that read like hand-written pydantic, and
+"""mcpgen.models.codegen and mcpgen.models.schemas: models that read like hand-written pydantic, and
 the same manifest always giving the same bytes, whatever was generated before."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import types
 from pathlib import Path
 from typing import Any
 
+from mcpgen.generate import generate_project
 from mcpgen.manifest.model import build_manifest
-from mcpgen.models import render_models
-from mcpgen.sync import generate_project
+from mcpgen.models.codegen import render_models
 
 
 def tool_manifest(properties: dict[str, Any], **schema: Any) -> Any:

@@ -1,4 +1,4 @@
-"""mcpgen.names: stable, valid Python and distribution names from manifest names."""
+"""mcpgen.core.names: stable, valid Python and distribution names from manifest names."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mcpgen import names
+from mcpgen.core import names
 
 
 @pytest.mark.parametrize(

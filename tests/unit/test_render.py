@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from mcpgen.manifest.model import build_manifest
-from mcpgen.models import model_schemas, render_models
+from mcpgen.models.codegen import model_schemas, render_models
 from mcpgen.render.docs import constraints_label, field_rows, type_label
 from mcpgen.render.env import docstring, import_from, pyrepr
 from mcpgen.render.invalid import accepts, invalid_arguments

@@ -1,4 +1,4 @@
-"""mcpgen.schema_walk and mcpgen.schema_refs: one walker, one resolver, per draft."""
+"""mcpgen.schema.walk and mcpgen.schema.refs: one walker, one resolver, per draft."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from referencing.jsonschema import DRAFT4, DRAFT7, DRAFT202012
 
-from mcpgen.model_schemas import model_schema
+from mcpgen.models.schemas import model_schema
 from mcpgen.render.publish import without_unimplemented
-from mcpgen.schema_refs import SchemaRefs, inline_refs, localize_refs
-from mcpgen.schema_walk import map_schema, specification_for, walk
+from mcpgen.schema.refs import SchemaRefs, inline_refs, localize_refs
+from mcpgen.schema.walk import map_schema, specification_for, walk
 
 OWN_ID = {
     "$id": "https://x.example/a.json",

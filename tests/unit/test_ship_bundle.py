@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from mcpgen.commands.bundle import build_bundle
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import build_manifest
-from mcpgen.project.bundle import build_bundle
-from mcpgen.ship.bundle import bundle_manifest
+from mcpgen.render.bundle_manifest import bundle_manifest
 from tests.unit.bundle_fixtures import fresh_weather, weather
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ import pytest
 
 from mcpgen.manifest import load_manifest
 from mcpgen.manifest.model import build_manifest
+from mcpgen.render.container import DEFAULT_BASE_IMAGE
 from mcpgen.render.plan import render_plan
-from mcpgen.ship.container import DEFAULT_BASE_IMAGE
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.parent for p in (REPO / "examples").glob("*/mcpgen.yaml"))

@@ -12,11 +12,11 @@ import pytest
 
 from mcpgen.manifest import load_manifest
 from mcpgen.manifest.model import build_manifest
-from mcpgen.ship.registry import SCHEMA_FILE, server_json, server_json_text
+from mcpgen.render.server_json import SCHEMA_FILE, server_json, server_json_text
 from tests.cli.runner import run_cli
 
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA = REPO / "mcpgen" / "ship" / SCHEMA_FILE
+SCHEMA = REPO / "mcpgen" / "render" / SCHEMA_FILE
 EXAMPLES = sorted(p.parent for p in (REPO / "examples").glob("*/mcpgen.yaml"))
 
 

@@ -49,8 +49,8 @@ VALIDATE_NEVER_OWN = (
     "mcpgen.cli.present",
     "mcpgen.manifest.catalog_checks",
     "mcpgen.runtime.bounded_regex",
-    "mcpgen.schema_refs",
-    "mcpgen.schema_walk",
+    "mcpgen.schema.refs",
+    "mcpgen.schema.walk",
     "mcpgen.write",
 )
 

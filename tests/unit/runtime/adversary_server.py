@@ -12,8 +12,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from mcpgen.runtime import boot, stdio_fast_path, stdio_transport
 from mcpgen.runtime.runtime import Dispatcher
+
+from mcpgen.runtime import boot, stdio_fast_path, stdio_transport
 from tests.unit.runtime.adversary_tools import INFO, TOOLS
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from mcpgen.runtime.runtime import ToolSpec
+
 from tests.unit.runtime import hostile_tools
 from tests.unit.runtime.hostile_tools import Args, _spec
 

@@ -9,6 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import ServerInfo, main
+
 from tests.unit.runtime.context_tools import TOOLS
 
 INFO = ServerInfo(name="ctx", version="0.1.0", script="ctx-server", description="Context.")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.runtime import ToolSpec
+from pydantic import BaseModel, ConfigDict
 
 SEEN: dict[str, Any] = {}
 

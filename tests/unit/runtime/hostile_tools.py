@@ -11,12 +11,11 @@ import sys
 import time
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_serializer
-
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.errors import ToolError
 from mcpgen.runtime.runtime import ToolSpec
 from mcpgen.runtime.serve import ServerInfo
+from pydantic import BaseModel, ConfigDict, field_serializer
 
 SECRET_ENV = "HOSTILE_DB_PASSWORD"
 

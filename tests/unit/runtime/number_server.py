@@ -8,10 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from pydantic import BaseModel, ConfigDict
-
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.serve import ServerInfo, main
+from pydantic import BaseModel, ConfigDict
 
 
 class MeasureInput(BaseModel):

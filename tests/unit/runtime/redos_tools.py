@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from mcpgen.runtime.runtime import ToolSpec
 from mcpgen.runtime.serve import ServerInfo
+from pydantic import BaseModel, ConfigDict
 
 # RE2 runs this one in linear time.
 NESTED = "^(a+)+$"

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from mcpgen.runtime.bounded_regex import PATIENCE, VERDICT_BUDGET
+
 from tests.unit.runtime.redos_tools import RUNAWAY
 from tests.unit.runtime.test_pattern_stall import (
     INITIALIZE,

@@ -21,16 +21,16 @@ from typing import Any
 import anyio
 import pytest
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
-
-from mcpgen.runtime import boot
 from mcpgen.runtime.boot import OFFERS, Opening, Rest, ServerInfo
-from mcpgen.runtime.catalog import Catalog
 from mcpgen.runtime.prompts import PromptSpec
 from mcpgen.runtime.resources import ResourceSpec, TemplateSpec
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_fast_path import FastPath
 from mcpgen.runtime.stdio_transport import serve_fds
+
+from mcpgen.runtime import boot
+from mcpgen.runtime.catalog import Catalog
 from tests.unit.runtime.test_stdio_transport import SERVER_TOOLS, call
 
 INFO = ServerInfo(

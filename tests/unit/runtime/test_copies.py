@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpgen.header import GENERATED_HEADER
+from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.manifest import load_manifest
 from mcpgen.render.plan import render_plan
 

@@ -15,9 +15,9 @@ import os
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
 from mcpgen.runtime.linear_regex import linear_pattern
 from mcpgen.runtime.regex_worker import compile_pattern, compile_unicode
+
 from tests.unit.runtime.regex_samples import ALPHABET, REALISTIC, corpus_patterns, patterns, texts
 
 pytestmark = pytest.mark.property

@@ -9,12 +9,12 @@ import time
 import anyio
 import pytest
 from mcp.types import CallToolResult
-
-from mcpgen.runtime import bounded_regex
 from mcpgen.runtime.bounded_regex import PatternTimeout, is_linear, search, verdict_budget
 from mcpgen.runtime.linear_regex import linear_pattern, to_re2
 from mcpgen.runtime.regex_worker import compile_pattern
 from mcpgen.runtime.runtime import Dispatcher
+
+from mcpgen.runtime import bounded_regex
 from mcpgen.runtime.validation import LOOP_BUDGET, SchemaCheck
 from tests.unit.runtime.redos_tools import TOOLS
 

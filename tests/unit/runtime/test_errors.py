@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcpgen.runtime.errors import Redactor, shortened
+
 from tests.unit.runtime.hostile_tools import SECRET_ENV
 from tests.unit.runtime.wire import StdioSession, stdio_session, text
 

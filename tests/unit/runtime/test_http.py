@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 import pytest
+from mcpgen.runtime.http_options import HttpOptions
 
 from mcpgen.runtime.http import transport_security
-from mcpgen.runtime.http_options import HttpOptions
 from tests.unit.runtime.http_wire import SERVER, Answer, free_port, http_server
 
 TOKEN = "t0ken-for-the-tests-0123456789"

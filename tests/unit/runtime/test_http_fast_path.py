@@ -18,12 +18,12 @@ from typing import Any
 import httpx
 import pytest
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-
-from mcpgen.runtime import http_fast_path
-from mcpgen.runtime.http import build_app
 from mcpgen.runtime.http_options import HttpOptions
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import build_server
+
+from mcpgen.runtime import http_fast_path
+from mcpgen.runtime.http import build_app
 from tests.unit.runtime.test_stdio_fast_path import TOOLS
 from tests.unit.runtime.tiny_tools import INFO
 

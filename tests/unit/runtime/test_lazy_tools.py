@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-from pydantic import BaseModel
-
 from mcpgen.runtime.runtime import Dispatcher, LazyTool, ToolCode
 from mcpgen.runtime.serve import build_server
+from pydantic import BaseModel
+
 from tests.unit.runtime.tiny_tools import INFO
 
 DEFINITION = {"name": "shout", "inputSchema": {"type": "object", "properties": {}}}

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcpgen.runtime.limits import PoolSaturated, WorkerPool
+
 from tests.unit.runtime.wire import StdioSession, stdio_session, text
 
 SERVER = Path(__file__).with_name("hostile_server.py")

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcpgen.runtime.bounded_regex import VERDICT_BUDGET
+
 from tests.unit.runtime import http_wire
 from tests.unit.runtime.redos_tools import RUNAWAY
 from tests.unit.runtime.stdio_session import INITIALIZE, INITIALIZED

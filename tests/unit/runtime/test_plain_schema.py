@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, validators
-
 from mcpgen.runtime.plain_schema import compile_plain
+
 from mcpgen.runtime.testing.schema_cases import cases
 from mcpgen.runtime.validation import SchemaCheck, non_finite
 from tests.unit.runtime.test_verdicts import tool_schemas

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from mcpgen.runtime.gate import Gate, GateLimits, Message
 from mcpgen.runtime.sessions import SessionBook
 

@@ -16,12 +16,12 @@ from typing import Any
 import anyio
 import pytest
 from mcp.types import JSONRPCRequest
-
-from mcpgen.runtime import stdio_fast_path, stdio_transport
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_fast_path import FastPath
 from mcpgen.runtime.stdio_transport import serve_fds
+
+from mcpgen.runtime import stdio_fast_path, stdio_transport
 from tests.unit.runtime.test_stdio_transport import INITIALIZED, NAP, SERVER_TOOLS, NapInput, call
 from tests.unit.runtime.tiny_tools import INFO
 

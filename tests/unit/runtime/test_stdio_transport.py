@@ -16,11 +16,11 @@ from typing import Any
 import anyio
 import pytest
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, JSONRPCResponse
-from pydantic import BaseModel, ConfigDict
-
 from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_transport import Encoder, encode, serve_fds
+from pydantic import BaseModel, ConfigDict
+
 from tests.unit.runtime.tiny_tools import INFO, TOOLS
 
 INITIALIZE = {

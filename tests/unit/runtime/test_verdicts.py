@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, validators
 from mcp.types import CallToolResult
+from mcpgen.runtime.ecma_regex import with_ecma_regex
+from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from pydantic import BaseModel, ConfigDict
 
 from mcpgen.manifest import load_manifest
 from mcpgen.render.publish import published_definition
-from mcpgen.runtime.ecma_regex import with_ecma_regex
-from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.testing.schema_cases import Case, cases
 from mcpgen.runtime.validation import SchemaCheck
 from tests.unit.runtime import tally

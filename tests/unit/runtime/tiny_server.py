@@ -9,6 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import main
+
 from tests.unit.runtime.tiny_tools import INFO, TOOLS
 
 if __name__ == "__main__":

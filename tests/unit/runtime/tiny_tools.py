@@ -5,10 +5,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
-
 from mcpgen.runtime.runtime import ToolSpec
 from mcpgen.runtime.serve import ServerInfo
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 
 class EchoInput(BaseModel):
