@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from mcpgen.generate.engine import GenerateReport
+    from mcpgen.generate.report import GenerateReport
     from mcpgen.manifest.model import Manifest
 
 __all__ = ["__version__", "generate", "load_manifest"]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # `mcpgen validate` prints through here: it must not import t
     from mcpgen.commands.update import UpdateResult
     from mcpgen.generate.catalog_changes import CatalogRename, CatalogSummary
     from mcpgen.generate.changes import ChangeSummary, Rename
-    from mcpgen.generate.engine import GenerateReport, Mode, Prepared
+    from mcpgen.generate.report import GenerateReport, Mode, Prepared
     from mcpgen.hosts.doctor import Check, HostReport, Probe
     from mcpgen.hosts.launch import Launch
     from mcpgen.write.apply import Action, ApplyPlan

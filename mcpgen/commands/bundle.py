@@ -24,7 +24,7 @@ from mcpgen.errors import McpgenError
 from mcpgen.write.atomic import fsync_directory
 
 if TYPE_CHECKING:
-    from mcpgen.generate.engine import Prepared
+    from mcpgen.generate.report import Prepared
 
 # Fixed member timestamps: the same project gives the same bytes, whenever it is packed.
 _EPOCH = (1980, 1, 1, 0, 0, 0)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcpgen.errors import ManifestInvalid, McpgenError, has_errors
-from mcpgen.generate.engine import GenerateReport, Prepared
+from mcpgen.generate.report import GenerateReport, Prepared
 from mcpgen.manifest import MANIFEST_FILENAME
 from mcpgen.manifest.model import Manifest
 from mcpgen.write import journal, transaction

@@ -8,14 +8,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
-from mcpgen.generate import run_cache
+from mcpgen.generate import run_cache, run_record
 from mcpgen.generate.changes import (
-    ChangeSummary,
     explicit_python_names,
     find_old_packages,
     find_orphans,
@@ -24,63 +23,14 @@ from mcpgen.generate.changes import (
     keep_user_paths,
     summarise,
 )
+from mcpgen.generate.report import GenerateReport, Mode, Prepared
 from mcpgen.write import apply, journal, transaction
-from mcpgen.write.diff import unified_diff
 from mcpgen.write.lock import project_lock
-from mcpgen.write.state import STATE_PATH, State, load_state, render_state, sha256_hex, snapshot
+from mcpgen.write.state import State, load_state, render_state, sha256_hex, snapshot
 
 if TYPE_CHECKING:  # the renderer loads only when a run renders (see `run_cache`)
     from mcpgen.manifest.model import Manifest
     from mcpgen.render.plan import RenderPlan
-
-# write: the normal run; check: report staleness only; diff: compute what would change only.
-Mode = Literal["write", "check", "diff"]
-
-
-@dataclass(frozen=True)
-class GenerateReport:
-    """What a run decided and did."""
-
-    root: Path
-    mode: Mode
-    package: str  # the manifest's Python package
-    summary: ChangeSummary
-    applied: apply.ApplyPlan
-    orphans: tuple[str, ...]
-    written: bool
-    old_packages: tuple[str, ...] = ()  # generated packages the manifest's `package:` left
-    state_missing: bool = False  # generated files existed but .mcpgen/state.json did not
-    warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
-    recovered: str | None = None  # a killed run's write this run finished or undid first
-    reused: tuple[str, ...] = ()  # new tools that took over a handler left on disk
-    notes: tuple[str, ...] = ()  # where the commit did less than planned, and why
-
-    @property
-    def up_to_date(self) -> bool:
-        """Nothing to write besides machine-specific files and the state file."""
-        return not self.stale
-
-    @property
-    def stale(self) -> list[str]:
-        return self.applied.stale()
-
-    def diff(self) -> str:
-        return unified_diff(self.applied.actions)
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """Everything decided before the first write."""
-
-    manifest: Manifest
-    plan: RenderPlan
-    summary: ChangeSummary
-    applied: apply.ApplyPlan
-    state_missing: bool  # generated files exist but .mcpgen/state.json does not
-    warnings: tuple[Diagnostic, ...] = ()  # the manifest's; errors raise ManifestInvalid
-    reused: tuple[str, ...] = ()  # new tools that take over a handler left on disk
-    recovered: str | None = None  # a killed run's write this run finished or undid first
-    state_text: str = ""  # the state file this run leaves
 
 
 def _reused_files(root: Path, prepared: Prepared) -> list[str]:
@@ -281,11 +231,11 @@ def _generate(
     recovered: str | None,
 ) -> GenerateReport:
     cacheable = hook is None and not force
-    seen = _Seen.read(root, manifest_path) if cacheable else None
+    seen = run_record.SeenInputs.read(root, manifest_path) if cacheable else None
     if seen is not None and recovered is None:
         outcome = run_cache.lookup(root, seen.key, seen.manifest)
         if outcome is not None:
-            report = _proven_report(root, mode, outcome)
+            report = run_record.proven_report(root, mode, outcome)
             if on_plan is not None:
                 on_plan(report)
             return report
@@ -325,103 +275,5 @@ def _generate(
         notes=tuple(_commit_notes(applied, result)),
     )
     if seen is not None:
-        _remember(root, seen, prepared, report)
+        run_record.remember(root, seen, prepared, report)
     return report
-
-
-@dataclass(frozen=True)
-class _Seen:
-    """The inputs a run reads outside the render, as they were when it started."""
-
-    key: str  # the manifest as the caller named it, and the folder that name is relative to
-    path: Path
-    manifest: bytes
-    answers: bytes | None
-
-    @classmethod
-    def read(cls, root: Path, manifest_path: Path | None) -> _Seen | None:
-        from mcpgen.manifest import find_manifest
-        from mcpgen.scaffold.template import ANSWERS_FILE
-
-        path = manifest_path or find_manifest(root)
-        try:
-            manifest = path.read_bytes()
-        except OSError:
-            return None  # the full run reports it
-        return cls(f"{os.getcwd()}|{path}", path, manifest, _read_or_none(root / ANSWERS_FILE))
-
-
-def _read_or_none(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except OSError:
-        return None
-
-
-def _proven_report(root: Path, mode: Mode, outcome: run_cache.Outcome) -> GenerateReport:
-    """The report of a run that `run_cache` proved would change nothing."""
-    kept = tuple(apply.Action("keep", path, owner) for path, owner in outcome.kept)
-    return GenerateReport(
-        root,
-        mode,
-        outcome.package,
-        ChangeSummary(first_run=False),
-        apply.ApplyPlan(kept),
-        outcome.orphans,
-        written=False,
-        old_packages=outcome.old_packages,
-        warnings=outcome.warnings,
-    )
-
-
-def _remember(root: Path, seen: _Seen, prepared: Prepared, report: GenerateReport) -> None:
-    """Record a run that left the project as its manifest renders it (see `run_cache`)."""
-    from mcpgen.core.relpath import lexical_problem
-    from mcpgen.generate.changes import orphan_folders
-    from mcpgen.scaffold.template import ANSWERS_FILE
-
-    applied = report.applied
-    if applied.conflicts or applied.dangling or applied.skipped_moves or report.notes:
-        return  # the disk is not what the plan says
-    if report.mode != "write" and applied.changes:
-        return
-    if seen.path.parent.resolve() != root:
-        return  # resource files are relative to the manifest's folder: keep it simple
-    if _read_or_none(seen.path) != seen.manifest:
-        return  # saved while the run read it: the run may have used either version
-    if _read_or_none(root / ANSWERS_FILE) != seen.answers:
-        return
-    manifest, plan = prepared.manifest, prepared.plan
-    contents: dict[str, str | None] = {
-        f.path: sha256_hex(f.content.encode("utf-8")) for f in plan.files if f.owner != "user"
-    }
-    contents[STATE_PATH] = sha256_hex(prepared.state_text.encode("utf-8"))
-    contents[journal.JOURNAL_PATH] = None
-    contents[ANSWERS_FILE] = sha256_hex(seen.answers) if seen.answers is not None else None
-    for resource in manifest.resources:
-        if resource.file is not None and resource.content is not None:
-            if lexical_problem(resource.file) is not None:
-                return
-            contents[resource.file] = sha256_hex(resource.content)
-    inputs = run_cache.Inputs(
-        manifest_arg=seen.key,
-        manifest_sha=sha256_hex(seen.manifest),
-        contents=contents,
-        presence=[f.path for f in plan.by_owner("user")],
-        folders=[*orphan_folders(manifest, plan, report.old_packages), "src", "tests"],
-        package=manifest.package,
-    )
-    outcome = run_cache.Outcome(
-        package=report.package,
-        warnings=report.warnings,
-        orphans=report.orphans,
-        old_packages=report.old_packages,
-        kept=(*((f.path, f.owner) for f in plan.files), (STATE_PATH, "state")),
-    )
-
-    def still_true() -> bool:
-        old_packages = find_old_packages(root, manifest.package)
-        orphans = find_orphans(root, manifest, plan, old_packages=old_packages)
-        return old_packages == report.old_packages and orphans == report.orphans
-
-    run_cache.store(root, inputs, outcome, still_true)
