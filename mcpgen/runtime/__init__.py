@@ -1,6 +1,10 @@
-"""Code every generated project runs, the same in each: copied verbatim into `_generated/`.
+"""Code every generated project runs, the same in each, vendored into the project's `_runtime/`.
 
-Each module here imports only the project's runtime dependencies (mcp, pydantic, anyio,
-jsonschema, jsonschema-rs, regress) and its siblings, by relative import, never `mcpgen`:
-the copies must work in a project where mcpgen is not installed.
+Layered, lowest first: `core` (the server's info, the tool table, errors, results, limits) →
+`validation` (schema verdicts, regex engines) → `dispatch` (the tool dispatcher, a call's
+context and questions) → `catalog` (resources, prompts, completions) → `stdio` and `http`
+(the transports) → `entry` (the console script, the command line, serving). A module imports
+only its own layer and those below, by relative import, never `mcpgen`, and nothing imports
+`entry`: the copies must work in a project where mcpgen is not installed, and a project gets
+only the modules its server uses.
 """

@@ -37,10 +37,10 @@ from mcp.types import (
     UnsubscribeRequestParams,
 )
 
-from .boot import DEFAULT_MAX_RESULT_BYTES
-from .catalog_calls import HandlerPolicy, Unsendable, sendable
+from ..core.defaults import DEFAULT_MAX_RESULT_BYTES
+from ..dispatch.context import Context
 from .completions import complete_from
-from .context import Context
+from .handler_calls import HandlerPolicy, Unsendable, sendable
 from .prompts import PromptSpec, get_prompt
 from .resources import (
     CompiledTemplate,
@@ -57,7 +57,7 @@ from .resources import (
 from .template_values import shown
 
 if TYPE_CHECKING:
-    from .runtime import Dispatcher
+    from ..dispatch.dispatcher import Dispatcher
 
 Sent = TypeVar("Sent", ReadResourceResult, GetPromptResult, CompleteResult)
 

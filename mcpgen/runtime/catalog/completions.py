@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 from mcp.shared.exceptions import MCPError
 from mcp.types import INTERNAL_ERROR, CompleteResult, Completion
 
-from .catalog_calls import HandlerPolicy, run_handler
+from .handler_calls import HandlerPolicy, run_handler
 
 # The protocol caps one answer at 100 values.
 MAX_VALUES = 100

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 import anyio
 from pydantic import BaseModel
 
-from . import guards
-from .limits import Raised, WorkerPool
+from ..core import guards
+from ..core.limits import Raised, WorkerPool
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from mcp.types import (
     TextContent,
 )
 
-from .catalog_calls import HandlerPolicy
 from .completions import CompletionSource
+from .handler_calls import HandlerPolicy
 from .resources import call_handler
 from .template_values import shown
 

@@ -27,15 +27,15 @@ from mcp.types import (
     TextResourceContents,
 )
 
-from .catalog_calls import HandlerPolicy, TimedOut, run_handler
+from ..core.errors import ToolError, new_error_id, quote
+from ..core.limits import PoolSaturated
+from ..core.results import plain_json
+from ..dispatch.context import InputRequired
+from ..validation.schema_check import SchemaCheck, off_loop_if
 from .completions import CompletionSource, being_cancelled
-from .context import InputRequired
-from .errors import ToolError, new_error_id, quote
-from .limits import PoolSaturated
-from .results import plain_json
+from .handler_calls import HandlerPolicy, TimedOut, run_handler
 from .template_values import Refused, check_safe, decoded, shown, typed
 from .uri_template import MAX_URI_LENGTH, UriTemplate, Variable
-from .validation import SchemaCheck, off_loop_if
 
 # The protocol's code for a URI no resource or template answers to.
 RESOURCE_NOT_FOUND = -32002

@@ -20,7 +20,7 @@ from typing import Any
 
 import anyio
 
-from .boot import DEFAULT_WORKERS
+from .defaults import DEFAULT_WORKERS
 from .guards import end_if_forked_child
 
 logger = logging.getLogger(__name__)

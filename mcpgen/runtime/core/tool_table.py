@@ -1,7 +1,7 @@
 """The tool table's rows, and their published form, importing nothing but the standard library.
 
 A generated `tools.py` is made of `LazyTool` rows, so the server can read its tool table, and
-answer tools/list, before the SDK and the handlers are loaded (see `boot`).
+answer tools/list, before the SDK and the handlers are loaded (see `stdio.opening`).
 """
 
 from __future__ import annotations
@@ -14,14 +14,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from .runtime import Handler
-
 
 class ToolCode(NamedTuple):
     """What a tool runs: its arguments' model, the user's handler, its result's model."""
 
     input_model: type[BaseModel]
-    handler: Handler
+    handler: Callable[..., Any]  # typed as `dispatch.dispatcher.Handler` where it is called
     output_model: type[BaseModel] | None = None
 
 

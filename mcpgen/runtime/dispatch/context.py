@@ -32,7 +32,7 @@ from mcp.types import (
     SetLevelRequestParams,
 )
 
-from .errors import ToolError
+from ..core.errors import ToolError
 from .questions import (
     Answer,
     AnswerDoesNotFit,

@@ -1,4 +1,4 @@
-"""Runtime of the generated server: dispatch to handlers, and tool results.
+"""The tool dispatcher: a call's arguments checked, its handler run, its result shaped.
 
 Arguments are checked against the manifest's JSON Schemas (the published contract) before a
 handler sees them; results are checked against the output schema before they leave.
@@ -39,16 +39,14 @@ from mcp.types import (
 from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
-from . import guards
-from .boot import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
+from ..core import guards
+from ..core.defaults import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
+from ..core.errors import ErrorPolicy, ToolError, shortened
+from ..core.limits import LoopLimiter, PoolSaturated, Raised, WorkerPool
+from ..core.results import NotJson, error_result, finished, plain_json
+from ..core.tool_table import ToolCode, as_plain_json, to_json
+from ..validation.schema_check import VERDICT_THREADS, SchemaCheck, off_loop_if
 from .context import Context, InputRequired, LogLevels
-from .errors import ErrorPolicy, ToolError, shortened
-from .limits import LoopLimiter, PoolSaturated, Raised, WorkerPool
-from .results import NotJson, error_result, finished, plain_json
-from .table import LazyTool as LazyTool  # noqa: PLC0414  (re-exported for older tool tables)
-from .table import ToolCode as ToolCode  # noqa: PLC0414
-from .table import as_plain_json, to_json
-from .validation import VERDICT_THREADS, SchemaCheck, off_loop_if
 
 logger = logging.getLogger(__name__)
 
@@ -472,7 +470,7 @@ class Dispatcher:
         name = tool.spec.name
         if not tool.input_check.isolated:
             return self.admit(name, arguments)
-        from .bounded_regex import waiting_since  # noqa: PLC0415  (loaded with the schema)
+        from ..validation.bounded_regex import waiting_since  # noqa: PLC0415  (loaded with the schema)
 
         with waiting_since(time.monotonic()):
             async with tool.verdict_threads.here():

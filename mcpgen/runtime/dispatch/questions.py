@@ -28,7 +28,7 @@ from mcp.types import (
 )
 from pydantic import BaseModel, ValidationError
 
-from .validation import SchemaCheck
+from ..validation.schema_check import SchemaCheck
 
 ResultT = TypeVar("ResultT", bound=BaseModel)
 

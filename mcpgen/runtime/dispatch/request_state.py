@@ -24,7 +24,7 @@ from typing import Any
 
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 
-from .boot import DEFAULT_STATE_TTL, state_secret
+from ..core.state_secret import DEFAULT_STATE_TTL, state_secret
 
 _VERSION = 1
 # States whose one use is remembered (the oldest forgotten first): far more than a server

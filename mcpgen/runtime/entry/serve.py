@@ -1,9 +1,11 @@
-"""The server's entry point, the same in every project: command line, environment, transports.
+"""Serving, the same in every project: the call policy from the command line, then a transport.
 
 The project's `server.py` holds what the manifest says (name, version, instructions,
 environment variables) in a `ServerInfo` and passes it here with its dispatcher. On stdio,
-the project's console script starts in `boot` instead, which answers a client's opening
-requests while this module, the SDK and the project's server load, then hands over to `run`.
+the project's console script starts in `console` instead, whose opening answers a client's
+first requests while this module, the SDK and the project's server load, then hands over to
+`run`. Each transport is imported when it is served: a stdio server never loads the HTTP
+stack, nor an HTTP server the stdio transport.
 """
 
 from __future__ import annotations
@@ -13,21 +15,23 @@ import contextlib
 import importlib
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server.lowlevel.server import Server
 
-from .boot import DEBUG_ENV, DEFAULT_TIMEOUT, Rest, StateSecretError, claimed_stdio, prepare
-from .boot import ServerInfo as ServerInfo  # noqa: PLC0414  (re-exported for callers)
-from .context import handshake_era_api, input_required_results
-from .errors import ErrorPolicy, Redactor, redact_logs
-from .http_options import http_options
-from .limits import WorkerPool
-from .request_state import boundary, state_security
-from .runtime import CallPolicy, Dispatcher
-from .stdio_fast_path import FastPath
-from .stdio_transport import serve_fds
+from ..core.defaults import DEBUG_ENV, DEFAULT_TIMEOUT
+from ..core.errors import ErrorPolicy, Redactor, redact_logs
+from ..core.limits import WorkerPool
+from ..core.server_info import ServerInfo
+from ..core.state_secret import StateSecretError
+from ..dispatch.context import handshake_era_api, input_required_results
+from ..dispatch.dispatcher import CallPolicy, Dispatcher
+from ..dispatch.request_state import boundary, state_security
+from .command_line import prepare
+
+if TYPE_CHECKING:
+    from ..stdio.opening import Handover
 
 
 def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
@@ -56,13 +60,17 @@ async def serve_stdio(
     dispatcher: Dispatcher,
     max_line: int,
     fds: tuple[int, int] | None = None,
-    opening: Rest | None = None,
+    opening: Handover | None = None,
 ) -> None:
     """Serve newline-delimited JSON-RPC on stdin/stdout until stdin closes.
 
     `fds`: the protocol's descriptors, claimed already (else stdin and stdout are claimed
-    here); `opening`: what `boot` answered before, for the SDK's session to take over.
+    here); `opening`: what `stdio.opening` answered before, for the SDK's session to take over.
     """
+    from ..stdio.claim import claimed_stdio  # noqa: PLC0415  (the stdio transport, when served)
+    from ..stdio.fast_path import FastPath  # noqa: PLC0415
+    from ..stdio.transport import serve_fds  # noqa: PLC0415
+
     server = build_server(info, dispatcher)
     fast = FastPath(dispatcher, server)
     if fds is not None:
@@ -74,7 +82,8 @@ async def serve_stdio(
 
 def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespace) -> None:
     """Serve Streamable HTTP at http://HOST:PORT/PATH, protected on every bind (see `http`)."""
-    from . import http  # noqa: PLC0415  (kept off the stdio start-up path)
+    from ..http import transport as http  # noqa: PLC0415  (kept off the stdio start-up path)
+    from ..http.options import http_options  # noqa: PLC0415
 
     options = http_options(args)
     server = build_server(info, dispatcher)
@@ -98,7 +107,7 @@ def call_policy(info: ServerInfo, args: argparse.Namespace) -> CallPolicy:
 
 
 def warm_up() -> None:
-    """Import what serving needs beyond the server's modules, on `boot`'s worker thread
+    """Import what serving needs beyond the server's modules, on the warm-up's worker thread
     rather than after the hand-over: anyio imports its event loop backend on first use."""
     with contextlib.suppress(ImportError):
         importlib.import_module("anyio._backends._asyncio")
@@ -114,7 +123,7 @@ def run(
     dispatcher: Dispatcher,
     args: argparse.Namespace,
     fds: tuple[int, int] | None = None,
-    opening: Rest | None = None,
+    opening: Handover | None = None,
 ) -> None:
     """Serve with the command line's `args` (see `serve_stdio` for `fds` and `opening`)."""
     try:

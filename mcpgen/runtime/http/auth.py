@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 from mcp.server.auth.provider import AccessToken
 
-from .http_options import OAuthOptions, RefusedToStart
+from .options import OAuthOptions, RefusedToStart
 
 logger = logging.getLogger(__name__)
 

@@ -42,10 +42,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..dispatch.dispatcher import Dispatcher
+from ..stdio.fast_path import PlainAnswers
 from .gate import replaying
-from .http_options import HttpOptions
-from .runtime import Dispatcher
-from .stdio_fast_path import PlainAnswers
+from .options import HttpOptions
 
 logger = logging.getLogger(__name__)
 

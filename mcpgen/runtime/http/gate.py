@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import anyio
 import pydantic_core
 
-from .draining import refusal, runs_while_draining
-from .message_id import EDGE_BYTES, request_id
+from ..core.draining import refusal, runs_while_draining
+from ..core.message_id import EDGE_BYTES, request_id
 from .sessions import SessionBook
 
 if TYPE_CHECKING:

@@ -1,18 +1,12 @@
-"""The HTTP transport's settings and command-line flags (cheap to import: no SDK server code)."""
+"""The HTTP transport's settings, read from the command line (cheap to import: no SDK code)."""
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
-import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
-DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
-# The largest values a flag takes: beyond them a number is a typo, not a setting.
-MAX_SECONDS = 365 * 24 * 3600.0
-MAX_BYTES = 1 << 40
-MAX_COUNT = 1_000_000
+from ..core.defaults import DEFAULT_MAX_BODY_BYTES
 
 
 @dataclass(frozen=True)
@@ -52,137 +46,6 @@ class HttpOptions:
     session_idle_timeout: float = 600.0
     shutdown_grace: float = 30.0
     forwarded_allow_ips: str | None = None
-
-
-def whole(minimum: int, maximum: int = MAX_COUNT) -> Callable[[str], int]:
-    """An argparse `type`: a whole number from `minimum` to `maximum`."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text.strip()) if text.strip().isascii() else None
-        except ValueError:
-            value = None
-        if value is None:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number")
-        if not minimum <= value <= maximum:
-            raise argparse.ArgumentTypeError(f"{value} is not between {minimum} and {maximum}")
-        return value
-
-    return parse
-
-
-def seconds(*, zero: bool = False) -> Callable[[str], float]:
-    """An argparse `type`: a finite number of seconds, above 0 (or 0 too, when `zero`
-    means something), up to `MAX_SECONDS`."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text) if text.strip().isascii() else math.nan
-        except ValueError:
-            value = math.nan
-        if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds")
-        if value < 0 or (value == 0 and not zero) or value > MAX_SECONDS:
-            lowest = "0" if zero else "above 0"
-            raise argparse.ArgumentTypeError(f"{value:g} is not from {lowest} to {MAX_SECONDS:.0f}")
-        return value
-
-    return parse
-
-
-def add_http_arguments(parser: argparse.ArgumentParser) -> None:
-    """The HTTP transport's flags (ignored on stdio)."""
-    group = parser.add_argument_group("HTTP transport (see docs on security)")
-    add = group.add_argument
-    add(
-        "--allowed-host",
-        action="append",
-        default=[],
-        metavar="HOST[:PORT]",
-        help="Host header to accept, repeatable (default: the loopback names and the bind address)",
-    )
-    add(
-        "--allowed-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="Origin header to accept, repeatable (default: http(s) origins of the allowed hosts)",
-    )
-    add(
-        "--auth-token-env",
-        metavar="VAR",
-        help="require `Authorization: Bearer <value of VAR>` on every request",
-    )
-    add("--oauth-issuer", metavar="URL", help="OAuth 2.1 resource server: the token issuer (iss)")
-    add(
-        "--oauth-audience",
-        metavar="AUD",
-        help="the audience (aud) tokens must carry (default: --oauth-resource)",
-    )
-    add("--oauth-resource", metavar="URL", help="this server's public URL, for RFC 9728 metadata")
-    add("--oauth-jwks-url", metavar="URL", help="the issuer's JWKS, fetched and cached")
-    add("--oauth-jwks-file", metavar="PATH", help="the issuer's JWKS, read from a file")
-    add(
-        "--allow-unauthenticated",
-        action="store_true",
-        help="serve a non-loopback bind without authentication (behind a proxy that checks)",
-    )
-    add(
-        "--max-body-bytes",
-        type=whole(1, MAX_BYTES),
-        default=DEFAULT_MAX_BODY_BYTES,
-        help="larger request bodies get 413, longer stdio lines an error (default: %(default)s)",
-    )
-    add(
-        "--read-timeout",
-        type=seconds(),
-        default=30.0,
-        help="seconds to receive a request body before 408 (default: %(default)s)",
-    )
-    add(
-        "--header-timeout",
-        type=seconds(),
-        default=10.0,
-        help="seconds a connection has to send a request's line and headers before 408 and "
-        "close (default: %(default)s)",
-    )
-    add(
-        "--idle-timeout",
-        type=seconds(),
-        default=5.0,
-        help="seconds an idle keep-alive connection stays open (default: %(default)s)",
-    )
-    add("--stateless", action="store_true", help="no sessions: every request stands alone")
-    add("--json-response", action="store_true", help="answer POSTs with JSON, not SSE streams")
-    add(
-        "--max-sessions",
-        type=whole(0),
-        default=1000,
-        help="open sessions in all; 0: no cap (default: %(default)s)",
-    )
-    add(
-        "--max-sessions-per-client",
-        type=whole(0),
-        default=50,
-        help="open sessions per client address; 0: no cap (default: %(default)s)",
-    )
-    add(
-        "--session-idle-timeout",
-        type=seconds(),
-        default=600.0,
-        help="seconds before an unused session is closed (default: %(default)s)",
-    )
-    add(
-        "--shutdown-grace",
-        type=seconds(zero=True),
-        default=30.0,
-        help="on SIGTERM/SIGINT, seconds in-flight calls get to finish (default: %(default)s)",
-    )
-    add(
-        "--forwarded-allow-ips",
-        metavar="IPS",
-        help="trust X-Forwarded-For/-Proto from these proxy addresses (comma-separated)",
-    )
 
 
 def http_options(args: argparse.Namespace) -> HttpOptions:

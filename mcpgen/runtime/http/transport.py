@@ -21,10 +21,10 @@ from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.transport_security import TransportSecuritySettings
 
+from ..dispatch.dispatcher import Dispatcher
 from .auth import JwtVerifier, StaticTokenVerifier
 from .gate import Gate, GateLimits, ScopeCheck
-from .http_options import HttpOptions, RefusedToStart, is_loopback
-from .runtime import Dispatcher
+from .options import HttpOptions, RefusedToStart, is_loopback
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ def build_app(
         token_verifier=verifier,
     )
     if options.stateless and dispatcher is not None:
-        from .http_fast_path import install  # noqa: PLC0415
+        from .fast_path import install  # noqa: PLC0415
 
         install(starlette_app, server, dispatcher, security, options)
     metadata_url = None
@@ -139,7 +139,7 @@ def serve(app: Gate, options: HttpOptions) -> None:
     """Run until SIGTERM/SIGINT, then drain: refuse new requests, let calls finish, exit 0."""
     import uvicorn  # noqa: PLC0415  (kept off the stdio start-up path)
 
-    from .http_connections import max_waiting, protocol  # noqa: PLC0415  (imports uvicorn)
+    from .connections import max_waiting, protocol  # noqa: PLC0415  (imports uvicorn)
 
     config = uvicorn.Config(
         app,

@@ -45,8 +45,9 @@ from mcp.types.methods import serialize_server_result
 from mcp.types.version import KNOWN_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
-from .context import input_required_results
-from .runtime import Dispatcher
+from ..core.protocol import VERIFIED_SDK
+from ..dispatch.context import input_required_results
+from ..dispatch.dispatcher import Dispatcher
 
 try:  # private parts of the SDK: a release that moves them turns the fast path off, not the server
     from mcp.server._otel import OpenTelemetryMiddleware
@@ -57,9 +58,6 @@ else:
     SDK_PARTS = True
 
 logger = logging.getLogger(__name__)
-
-# The SDK releases whose answers this module reproduces (the project's tests pin one).
-VERIFIED_SDK = ("2.3.",)
 
 # How long an answer may wait for room in the writer's queue (which only a stopped writer
 # leaves full) before it is dropped.

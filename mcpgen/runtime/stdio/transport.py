@@ -5,7 +5,7 @@ reads and writes the pipes on the event loop (asyncio pipe transports), parses e
 read brought at once, and writes all the answers queued meanwhile in one write. The SDK still
 does the protocol: it receives parsed messages and sends answers through memory streams, and
 handles pipelined requests concurrently, one task each. Given a `FastPath`, the hot requests
-of an initialized session are answered without that relay (see `stdio_fast_path`).
+of an initialized session are answered without that relay (see `fast_path`).
 """
 
 from __future__ import annotations
@@ -37,15 +37,14 @@ from mcp.types import (
     jsonrpc_message_adapter,
 )
 
-from .boot import Rest
-from .boot import claimed_stdio as claimed_stdio  # noqa: PLC0414  (re-exported for callers)
-from .draining import ANSWERED_WHILE_DRAINING, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE
-from .http_options import DEFAULT_MAX_BODY_BYTES
-from .message_id import EDGE_BYTES
-from .message_id import request_id as read_request_id
-from .stdio import error_for, too_long, unusable_id
-from .stdio_fast_path import FastPath
-from .table import encode_json
+from ..core.defaults import DEFAULT_MAX_BODY_BYTES
+from ..core.draining import ANSWERED_WHILE_DRAINING, SHUTTING_DOWN, SHUTTING_DOWN_MESSAGE
+from ..core.message_id import EDGE_BYTES
+from ..core.message_id import request_id as read_request_id
+from ..core.tool_table import encode_json
+from .fast_path import FastPath
+from .line_errors import error_for, too_long, unusable_id
+from .opening import Handover
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +65,7 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
     fast: FastPath | None = None,
     max_line: int = DEFAULT_MAX_BODY_BYTES,
     *,
-    opening: Rest | None = None,
+    opening: Handover | None = None,
 ) -> None:
     """Serve one connection reading `read_fd` and writing `write_fd` until the input ends.
 
@@ -74,7 +73,7 @@ async def serve_fds(  # noqa: PLR0913  (the connection, its parts and its past)
     the server stops. Neither descriptor is closed. A line longer than `max_line` bytes is
     answered with an error (with its id, when its edges show it) and dropped without being
     held. `opening`: the session so far,
-    answered by `boot` (its handshake is replayed, then its unread input comes first).
+    answered by `stdio.opening` (its handshake is replayed, then its unread input comes first).
     """
     to_server, server_reads = anyio.create_memory_object_stream[Inbound](QUEUE)
     server_writes, to_writer = anyio.create_memory_object_stream[SessionMessage](QUEUE)
@@ -312,10 +311,12 @@ def _no_constant(name: str) -> None:
 
 
 class _Source:
-    """The input: the session `boot` opened (its handshake, then what it left unread), if
+    """The input: the session `stdio.opening` opened (its handshake, then what it left unread), if
     any, then the descriptor, unless the input ended during the opening."""
 
-    def __init__(self, fd: int, opening: Rest | None, replayed: anyio.Event, drain: _Drain) -> None:
+    def __init__(
+        self, fd: int, opening: Handover | None, replayed: anyio.Event, drain: _Drain
+    ) -> None:
         self.fd = fd
         self.opening = opening
         self.replayed = replayed  # set when the answer to the replayed `initialize` is dropped
@@ -578,7 +579,7 @@ class _Writer:
         output: _Output,
         pending: _Pending,
         fast: FastPath | None,
-        opening: Rest | None = None,
+        opening: Handover | None = None,
     ) -> None:
         self._answers = answers
         self._output = output
@@ -587,7 +588,7 @@ class _Writer:
         self._encoder = Encoder()
         self._broken = False
         # The replayed `initialize`, whose answer the client has had already.
-        self._replay: Rest | None = opening if opening and opening.replay else None
+        self._replay: Handover | None = opening if opening and opening.replay else None
         self.replayed = anyio.Event()
 
     def write_now(self, message: JSONRPCResponse | JSONRPCError) -> bool:

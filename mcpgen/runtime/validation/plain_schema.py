@@ -9,7 +9,7 @@ jsonschema-rs: 4 MB of native code, and as much again once it has compiled a sch
 
 Anything else (another keyword, `$ref`, a regex, an `enum` of numbers, whose equality rules
 differ between engines, a `$schema` other than drafts 6, 7, 2019-09 and 2020-12) and
-`compile_plain` returns None: the engines of `validation` judge that schema. On the keywords
+`compile_plain` returns None: the engines of `schema_check` judge that schema. On the keywords
 accepted here those drafts agree, and the verdicts are the reference's (python
 `jsonschema`): the corpus-wide differential test of the runtime's verdicts proves it.
 """

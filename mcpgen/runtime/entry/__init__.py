@@ -1,0 +1,4 @@
+"""How a server starts: the console entry, the command line, the warm-up and serving.
+
+The top layer: nothing in the runtime imports it.
+"""

@@ -1,0 +1,4 @@
+"""JSON Schema verdicts on arguments and results, and the regex engines they match patterns with.
+
+Imports only `core`.
+"""
