@@ -96,6 +96,7 @@ class Host:
     # -- entries -------------------------------------------------------------------------
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The entry that launches the server: its command, args and the env it passes."""
         entry: JSON = {"command": t.launch.command, "args": list(t.launch.args)}
         env = self.env_block(t)
         if env:
@@ -103,6 +104,7 @@ class Host:
         return entry
 
     def http_entry(self, t: Target) -> JSON:
+        """The entry that points at a running server's URL, with the bearer header if set."""
         entry: JSON = {"url": t.url}
         headers = self.headers(t)
         if headers:
@@ -110,17 +112,21 @@ class Host:
         return entry
 
     def env_block(self, t: Target) -> dict[str, str]:
+        """A stdio entry's `env` mapping, each passed variable spelled in this host's syntax."""
         return secrets.env_values(t.manifest.env, self.env_syntax)
 
     def header_syntax(self) -> EnvSyntax:
+        """How a variable is spelled inside an HTTP header (as in `env` unless overridden)."""
         return self.env_syntax
 
     def headers(self, t: Target) -> dict[str, str]:
+        """`Authorization` when the target has a bearer variable; otherwise no headers."""
         if t.bearer_env is None:
             return {}
         return {"Authorization": secrets.bearer_value(t.bearer_env, self.header_syntax())}
 
     def entry(self, t: Target) -> JSON:
+        """The server entry for the target's transport."""
         return self.stdio_entry(t) if t.transport == "stdio" else self.http_entry(t)
 
     def document(self, t: Target, entry: JSON) -> Any:
@@ -133,6 +139,7 @@ class Host:
     # -- what to tell the user -------------------------------------------------------------
 
     def warnings(self, t: Target) -> list[str]:
+        """What the user must fix by hand: secrets to fill in, a command a GUI app cannot find."""
         found: list[str] = []
         if t.transport == "stdio":
             passed = [v.name for v in secrets.passed_vars(t.manifest.env)]
@@ -156,6 +163,7 @@ class Host:
         ]
 
     def extras(self, t: Target) -> list[Extra]:
+        """What to show besides the file: a command that adds the entry, or an install link."""
         return []
 
     def side_items(self, t: Target) -> list[JSON]:
@@ -169,11 +177,13 @@ class Host:
     # -- files -------------------------------------------------------------------------------
 
     def filename(self, transport: Transport) -> str:
+        """The snippet's name under `hosts/`: `<file_stem>[.http].<ext>`, JSONC as `.json`."""
         suffix = "json" if self.fmt == "jsonc" else self.fmt
         middle = ".http" if transport == "http" else ""
         return f"{self.file_stem}{middle}.{suffix}"
 
     def render(self, t: Target) -> Snippet:
+        """The snippet for one target: its entry, the document around it, and the notes."""
         entry = self.entry(t)
         document = self.document(t, entry)
         return Snippet(

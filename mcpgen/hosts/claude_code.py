@@ -14,6 +14,8 @@ from mcpgen.hosts.extras import compact_json, shell_line
 
 
 class ClaudeCode(Host):
+    """Claude Code's `.mcp.json` entries, which name their transport in `type`."""
+
     key = "claude-code"
     title = "Claude Code"
     file_stem = "claude_code.mcp"
@@ -24,12 +26,19 @@ class ClaudeCode(Host):
     source = "code.claude.com/docs/en/mcp"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry marked `"type": "stdio"`."""
         return {"type": "stdio", **super().stdio_entry(t)}
 
     def http_entry(self, t: Target) -> JSON:
+        """The base entry marked `"type": "http"`."""
         return {"type": "http", **super().http_entry(t)}
 
     def add_json_argv(self, t: Target, scope: str = "user") -> list[str]:
+        """The `claude mcp add-json` command line that adds the entry at `scope`.
+
+        How an install reaches the user and local scopes: their file, `~/.claude.json`, belongs to
+        the running app.
+        """
         return [
             "claude",
             "mcp",
@@ -41,10 +50,12 @@ class ClaudeCode(Host):
         ]
 
     def extras(self, t: Target) -> list[Extra]:
+        """The `claude mcp add-json` line for the user's own scope."""
         line = shell_line(self.add_json_argv(t), t.os)
         return [Extra("Add for your user with the Claude Code CLI", line)]
 
     def warnings(self, t: Target) -> list[str]:
+        """The base warnings, plus the Windows `add-json` bug for HTTP entries."""
         found = super().warnings(t)
         if t.transport == "http" and t.os == "windows":
             found.append(
@@ -55,6 +66,7 @@ class ClaudeCode(Host):
         return found
 
     def config_path(self, where: Where) -> Path:
+        """The project's `.mcp.json`."""
         return where.project / ".mcp.json"
 
 

@@ -18,6 +18,8 @@ AUTH_HEADER_VAR = "MCP_REMOTE_AUTH_HEADER"
 
 
 class ClaudeDesktop(Host):
+    """Claude Desktop's config file: stdio entries only, HTTP through `mcp-remote`."""
+
     key = "claude-desktop"
     title = "Claude Desktop"
     file_stem = "claude_desktop"
@@ -28,6 +30,7 @@ class ClaudeDesktop(Host):
     source = "modelcontextprotocol docs: connect-local-servers, connect-remote-servers"
 
     def http_entry(self, t: Target) -> JSON:
+        """A stdio entry running `npx mcp-remote` against the URL; a bearer header goes via env."""
         args = ["-y", "mcp-remote", t.url]
         entry: JSON = {}
         if t.bearer_env is not None:
@@ -40,6 +43,7 @@ class ClaudeDesktop(Host):
         return {"command": launch.command, "args": list(launch.args), **entry}
 
     def warnings(self, t: Target) -> list[str]:
+        """The base warnings, led by what the `mcp-remote` bridge needs to reach an HTTP server."""
         found = super().warnings(t)
         if t.transport == "http":
             found.insert(
@@ -53,6 +57,7 @@ class ClaudeDesktop(Host):
         return found
 
     def config_path(self, where: Where) -> Path:
+        """`claude_desktop_config.json` in the app's per-OS settings folder."""
         return paths.claude_desktop_dir(where) / "claude_desktop_config.json"
 
 

@@ -15,6 +15,8 @@ EXTENSION_ID = "saoudrizwan.claude-dev"
 
 
 class Cline(Host):
+    """Cline's entries: HTTP typed `streamableHttp`, enabled, no tool auto-approved."""
+
     key = "cline"
     title = "Cline"
     file_stem = "cline_mcp_settings"
@@ -24,9 +26,11 @@ class Cline(Host):
     source = "cline/cline src/services/mcp/schemas.ts, docs/mcp/configuring-mcp-servers.mdx"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry, enabled, with no tool auto-approved."""
         return {**super().stdio_entry(t), "disabled": False, "autoApprove": []}
 
     def http_entry(self, t: Target) -> JSON:
+        """A `streamableHttp` entry (untyped is read as SSE), enabled, nothing auto-approved."""
         entry: JSON = {"type": "streamableHttp", "url": t.url}
         headers = self.headers(t)
         if headers:
@@ -34,6 +38,7 @@ class Cline(Host):
         return {**entry, "disabled": False, "autoApprove": []}
 
     def config_path(self, where: Where) -> Path:
+        """`cline_mcp_settings.json` in the extension's VS Code global storage."""
         settings = paths.vscode_user_dir(where) / "globalStorage" / EXTENSION_ID / "settings"
         return settings / "cline_mcp_settings.json"
 

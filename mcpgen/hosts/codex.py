@@ -18,6 +18,8 @@ NAMES = EnvSyntax(None, "variable names: env_vars = [...], bearer_token_env_var"
 
 
 class Codex(Host):
+    """Codex's TOML tables, which name variables instead of referring to their values."""
+
     key = "codex"
     title = "Codex CLI"
     file_stem = "codex"
@@ -30,6 +32,7 @@ class Codex(Host):
     source = "openai/codex codex-rs/core/src/config/types.rs, codex-rs/cli/src/mcp_cmd.rs"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The command and args, and the variables the server needs named in `env_vars`."""
         entry: JSON = {"command": t.launch.command, "args": list(t.launch.args)}
         names = [v.name for v in secrets.passed_vars(t.manifest.env)]
         if names:
@@ -37,12 +40,14 @@ class Codex(Host):
         return entry
 
     def http_entry(self, t: Target) -> JSON:
+        """The URL, and the bearer token's variable named in `bearer_token_env_var`."""
         entry: JSON = {"url": t.url}
         if t.bearer_env:
             entry["bearer_token_env_var"] = t.bearer_env
         return entry
 
     def extras(self, t: Target) -> list[Extra]:
+        """The `codex mcp add` line that adds the same entry."""
         if t.transport == "http":
             argv = ["codex", "mcp", "add", t.server, "--url", t.url]
             if t.bearer_env:
@@ -52,6 +57,7 @@ class Codex(Host):
         return [Extra("Add with the Codex CLI", shell_line(argv, t.os))]
 
     def config_path(self, where: Where) -> Path:
+        """`.codex/config.toml` in the project, or under `$CODEX_HOME` (default `~/.codex`)."""
         if where.scope == "project":
             return where.project / ".codex" / "config.toml"
         home = where.env.get("CODEX_HOME")

@@ -14,6 +14,8 @@ from mcpgen.hosts.base import JSON, Host, Target, Where
 
 
 class Continue(Host):
+    """Continue's YAML blocks: a list of named entries, secrets from its `.env` files."""
+
     key = "continue"
     title = "Continue"
     file_stem = "continue"
@@ -29,9 +31,11 @@ class Continue(Host):
     source = "continuedev/continue docs/customize/deep-dives/mcp.mdx, config-yaml schemas/mcp"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry with its `name` and `"type": "stdio"`."""
         return {"name": t.server, "type": "stdio", **super().stdio_entry(t)}
 
     def http_entry(self, t: Target) -> JSON:
+        """A named `streamable-http` entry, its headers under `requestOptions`."""
         entry: JSON = {"name": t.server, "type": "streamable-http", "url": t.url}
         headers = self.headers(t)
         if headers:
@@ -40,6 +44,7 @@ class Continue(Host):
         return entry
 
     def document(self, t: Target, entry: JSON) -> Any:
+        """A block file: the `name`/`version`/`schema` header and a one-entry list."""
         return {
             "name": t.server,
             "version": t.manifest.version,
@@ -48,10 +53,12 @@ class Continue(Host):
         }
 
     def fresh_document(self, t: Target) -> Any:
+        """A new `config.yaml`: just the header Continue requires."""
         # config.yaml needs its own header; `mcpServers` is added by the install.
         return {"name": "Local Config", "version": "1.0.0", "schema": "v1"}
 
     def warnings(self, t: Target) -> list[str]:
+        """The base warnings, plus where Continue reads secrets from and a doubt about headers."""
         found = super().warnings(t)
         if (t.transport == "stdio" and secrets.passed_vars(t.manifest.env)) or t.bearer_env:
             found.append(
@@ -67,6 +74,7 @@ class Continue(Host):
         return found
 
     def config_path(self, where: Where) -> Path:
+        """`~/.continue/config.yaml`."""
         return paths.user_home(where) / ".continue" / "config.yaml"
 
 

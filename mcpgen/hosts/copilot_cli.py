@@ -13,6 +13,8 @@ from mcpgen.hosts.base import JSON, Host, Target, Where
 
 
 class CopilotCli(Host):
+    """Copilot CLI's entries: stdio typed `local`, every tool enabled."""
+
     key = "copilot-cli"
     title = "GitHub Copilot CLI"
     file_stem = "copilot_cli.mcp-config"
@@ -23,12 +25,15 @@ class CopilotCli(Host):
     source = "docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry typed `local`, with every tool enabled."""
         return {"type": "local", **super().stdio_entry(t), "tools": ["*"]}
 
     def http_entry(self, t: Target) -> JSON:
+        """The base entry typed `http`, with every tool enabled."""
         return {"type": "http", **super().http_entry(t), "tools": ["*"]}
 
     def config_path(self, where: Where) -> Path:
+        """`mcp-config.json` under `$COPILOT_HOME` (default `~/.copilot`)."""
         home = where.env.get("COPILOT_HOME")
         return (Path(home) if home else paths.user_home(where) / ".copilot") / "mcp-config.json"
 

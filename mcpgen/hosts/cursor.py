@@ -17,6 +17,8 @@ WEB_LINK = "https://cursor.com/en/install-mcp?name={name}&config={config}"
 
 
 class Cursor(Host):
+    """Cursor's `mcp.json` entries, with `${env:NAME}` references and install links."""
+
     key = "cursor"
     title = "Cursor"
     file_stem = "cursor.mcp"
@@ -27,11 +29,13 @@ class Cursor(Host):
     source = "cursor.com/docs/mcp, cursor.com/docs/context/mcp/install-links"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry marked `"type": "stdio"`."""
         # The docs table marks `type` required while its examples omit it: writing it is
         # valid under both readings.
         return {"type": "stdio", **super().stdio_entry(t)}
 
     def extras(self, t: Target) -> list[Extra]:
+        """The `cursor://` deeplink that installs the entry, and its web form for a README."""
         config = base64_config(self.entry(t))
         return [
             Extra("Install link", DEEPLINK.format(name=t.server, config=config)),
@@ -39,6 +43,7 @@ class Cursor(Host):
         ]
 
     def config_path(self, where: Where) -> Path:
+        """`.cursor/mcp.json` in the project, or in the home folder."""
         if where.scope == "project":
             return where.project / ".cursor" / "mcp.json"
         return paths.user_home(where) / ".cursor" / "mcp.json"

@@ -15,6 +15,8 @@ from mcpgen.hosts.extras import shell_line
 
 
 class Gemini(Host):
+    """Gemini CLI's `settings.json` entries: `${VAR}` everywhere, remote servers as `httpUrl`."""
+
     key = "gemini"
     title = "Gemini CLI"
     file_stem = "gemini.settings"
@@ -26,6 +28,7 @@ class Gemini(Host):
     source = "google-gemini/gemini-cli docs/tools/mcp-server.md, packages/core/src/config/config.ts"
 
     def http_entry(self, t: Target) -> JSON:
+        """An `httpUrl` entry, which old and new Gemini CLIs both read as streamable HTTP."""
         entry: JSON = {"httpUrl": t.url}
         headers = self.headers(t)
         if headers:
@@ -33,6 +36,7 @@ class Gemini(Host):
         return entry
 
     def extras(self, t: Target) -> list[Extra]:
+        """The `gemini mcp add` line that adds the same entry for the user."""
         argv = ["gemini", "mcp", "add", "-s", "user"]
         if t.transport == "http":
             for name, value in self.headers(t).items():
@@ -47,6 +51,7 @@ class Gemini(Host):
         return [Extra("Add with the Gemini CLI", shell_line(argv, t.os))]
 
     def config_path(self, where: Where) -> Path:
+        """`.gemini/settings.json` in the project, or in the home folder."""
         if where.scope == "project":
             return where.project / ".gemini" / "settings.json"
         return paths.user_home(where) / ".gemini" / "settings.json"

@@ -38,6 +38,8 @@ DEEPLINK_COMMANDS = frozenset({"jbang", "npx", "uvx", "goosed", "docker"})
 
 
 class Goose(Host):
+    """Goose's `extensions:` entries, secrets named in `env_keys` and kept in Goose's store."""
+
     key = "goose"
     title = "Goose"
     file_stem = "goose"
@@ -53,6 +55,7 @@ class Goose(Host):
         return {"enabled": True, "name": t.server, "description": t.manifest.description or ""}
 
     def stdio_entry(self, t: Target) -> JSON:
+        """A stdio extension (`cmd`, `args`, empty `envs`), its secrets named in `env_keys`."""
         entry: JSON = {
             **self._common(t),
             "type": "stdio",
@@ -66,6 +69,7 @@ class Goose(Host):
         return entry
 
     def http_entry(self, t: Target) -> JSON:
+        """A `streamable_http` extension at `uri`."""
         entry: JSON = {**self._common(t), "type": "streamable_http", "uri": t.url}
         headers = self.headers(t)
         if headers:
@@ -73,9 +77,11 @@ class Goose(Host):
         return entry
 
     def header_syntax(self) -> EnvSyntax:
+        """No syntax: Goose's `env_keys` reach the server's environment, never a header."""
         return secrets.NONE  # env_keys feed the server's environment, not HTTP headers
 
     def extras(self, t: Target) -> list[Extra]:
+        """A `goose://` install link, unless the command is one a deeplink may not run."""
         common = [
             ("id", t.server),
             ("name", t.server),
@@ -99,6 +105,7 @@ class Goose(Host):
         return [Extra("Install link", "goose://extension?" + urlencode(query, quote_via=quote))]
 
     def warnings(self, t: Target) -> list[str]:
+        """The base warnings, plus variables Goose refuses and where `env_keys` values are set."""
         found = super().warnings(t)
         blocked = [v.name for v in secrets.passed_vars(t.manifest.env) if v.name in BLOCKED_ENV]
         if t.transport == "stdio" and blocked:
@@ -111,6 +118,7 @@ class Goose(Host):
         return found
 
     def config_path(self, where: Where) -> Path:
+        """Goose's `config.yaml`, under `%APPDATA%` on Windows and XDG config elsewhere."""
         if where.os == "windows":
             return paths.appdata(where) / "Block" / "goose" / "config" / "config.yaml"
         return paths.xdg_config(where) / "goose" / "config.yaml"

@@ -9,6 +9,8 @@ from mcpgen.hosts.base import JSON, Host, Target, Where
 
 
 class Kiro(Host):
+    """Kiro's `mcp.json` entries, enabled, with `${VAR}` references."""
+
     key = "kiro"
     title = "Kiro"
     file_stem = "kiro.mcp"
@@ -20,12 +22,15 @@ class Kiro(Host):
     source = "kiro.dev/docs/mcp/configuration, kiro.dev/docs/cli/mcp/configuration"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry, enabled, with no tool auto-approved."""
         return {**super().stdio_entry(t), "disabled": False, "autoApprove": []}
 
     def http_entry(self, t: Target) -> JSON:
+        """The base entry, enabled."""
         return {**super().http_entry(t), "disabled": False}
 
     def warnings(self, t: Target) -> list[str]:
+        """The base warnings, plus a reported unexpanded `${VAR}` and localhost-only HTTP."""
         found = super().warnings(t)
         if (t.transport == "stdio" and secrets.passed_vars(t.manifest.env)) or (
             t.transport == "http" and t.bearer_env
@@ -42,6 +47,7 @@ class Kiro(Host):
         return found
 
     def config_path(self, where: Where) -> Path:
+        """`.kiro/settings/mcp.json` in the project, or in the home folder."""
         if where.scope == "project":
             return where.project / ".kiro" / "settings" / "mcp.json"
         return paths.user_home(where) / ".kiro" / "settings" / "mcp.json"

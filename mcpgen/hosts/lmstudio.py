@@ -13,6 +13,8 @@ WEB_LINK = "https://lmstudio.ai/install-mcp?name={name}&config={config}"
 
 
 class LMStudio(Host):
+    """LM Studio's `mcp.json`, Cursor's notation without variable expansion, plus install links."""
+
     key = "lmstudio"
     title = "LM Studio"
     file_stem = "lmstudio.mcp"
@@ -23,6 +25,7 @@ class LMStudio(Host):
     source = "lmstudio-ai/docs 0_app/2_mcp/index.mdx; lmstudio.ai/docs/app/mcp/deeplink"
 
     def extras(self, t: Target) -> list[Extra]:
+        """The `lmstudio://` deeplink that installs the entry, and its web form for a README."""
         config = base64_config(self.entry(t))
         return [
             Extra("Install link", DEEPLINK.format(name=t.server, config=config)),
@@ -30,6 +33,7 @@ class LMStudio(Host):
         ]
 
     def config_path(self, where: Where) -> Path:
+        """`~/.lmstudio/mcp.json`."""
         return paths.user_home(where) / ".lmstudio" / "mcp.json"
 
 

@@ -14,6 +14,8 @@ EXTENSION_ID = "rooveterinaryinc.roo-cline"
 
 
 class Roo(Host):
+    """Roo Code's entries: HTTP typed `streamable-http`, `${env:VAR}` references."""
+
     key = "roo"
     title = "Roo Code"
     file_stem = "roo.mcp"
@@ -25,12 +27,15 @@ class Roo(Host):
     source = "RooCodeInc/Roo-Code src/services/mcp/McpHub.ts; Roo-Code-Docs using-mcp-in-roo.mdx"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry, enabled, with no tool always allowed."""
         return {**super().stdio_entry(t), "disabled": False, "alwaysAllow": []}
 
     def http_entry(self, t: Target) -> JSON:
+        """The base entry typed `streamable-http`, which Roo requires."""
         return {"type": "streamable-http", **super().http_entry(t)}
 
     def config_path(self, where: Where) -> Path:
+        """The project's `.roo/mcp.json`, or `mcp_settings.json` in Roo's global storage."""
         if where.scope == "project":
             return where.project / ".roo" / "mcp.json"
         settings = paths.vscode_user_dir(where) / "globalStorage" / EXTENSION_ID / "settings"

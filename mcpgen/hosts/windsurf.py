@@ -13,6 +13,8 @@ from mcpgen.hosts.base import JSON, Host, Target, Where
 
 
 class Windsurf(Host):
+    """Windsurf's global `mcp_config.json` entries: remote servers as `serverUrl`."""
+
     key = "windsurf"
     title = "Windsurf"
     file_stem = "windsurf.mcp_config"
@@ -23,6 +25,7 @@ class Windsurf(Host):
     source = "docs.windsurf.com/windsurf/cascade/mcp; github-mcp-server install-windsurf.md"
 
     def http_entry(self, t: Target) -> JSON:
+        """A `serverUrl` entry, with the bearer header if set."""
         entry: JSON = {"serverUrl": t.url}
         headers = self.headers(t)
         if headers:
@@ -30,6 +33,7 @@ class Windsurf(Host):
         return entry
 
     def warnings(self, t: Target) -> list[str]:
+        """The base warnings, plus that older builds do not expand `${env:VAR}`."""
         found = super().warnings(t)
         if (t.transport == "stdio" and secrets.passed_vars(t.manifest.env)) or (
             t.transport == "http" and t.bearer_env
@@ -41,6 +45,7 @@ class Windsurf(Host):
         return found
 
     def config_path(self, where: Where) -> Path:
+        """`~/.codeium/windsurf/mcp_config.json`."""
         return paths.user_home(where) / ".codeium" / "windsurf" / "mcp_config.json"
 
 

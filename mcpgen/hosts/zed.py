@@ -12,6 +12,8 @@ from mcpgen.hosts.base import JSON, Host, Target, Where
 
 
 class Zed(Host):
+    """Zed's `context_servers`, inside the user's whole settings file."""
+
     key = "zed"
     title = "Zed"
     file_stem = "zed.settings"
@@ -23,10 +25,12 @@ class Zed(Host):
     source = "zed-industries/zed docs/src/ai/mcp.md, crates/paths/src/paths.rs"
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The command with `args` and `env` always present."""
         # `args` and `env` always written: older Zed releases required both keys.
         return {"command": t.launch.command, "args": list(t.launch.args), "env": self.env_block(t)}
 
     def config_path(self, where: Where) -> Path:
+        """Zed's `settings.json`: under `%APPDATA%`, Flatpak's or XDG config, or `~/.config`."""
         if where.os == "windows":
             return paths.appdata(where) / "Zed" / "settings.json"
         if where.os == "linux" and where.env.get("FLATPAK_XDG_CONFIG_HOME"):
