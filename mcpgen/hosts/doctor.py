@@ -39,6 +39,8 @@ STDERR_TAIL = 600  # characters of the server's stderr shown when it fails
 
 @dataclass(frozen=True)
 class Check:
+    """One finding of doctor's, with how bad it is."""
+
     status: Status
     message: str
 
@@ -54,12 +56,15 @@ class Probe:
 
 @dataclass
 class HostReport:
+    """Doctor's findings for one host."""
+
     host: str
     title: str
     checks: list[Check] = field(default_factory=list)
 
     @property
     def status(self) -> Status:
+        """The worst status among the checks."""
         states = {c.status for c in self.checks}
         return "fail" if "fail" in states else "warn" if "warn" in states else "ok"
 
@@ -108,7 +113,8 @@ def probe_stdio(launch: Launch, env: Mapping[str, str], timeout: float = 20.0) -
             return Probe(False, error=message)
 
 
-def probe_http(url: str, timeout: float = 10.0) -> Probe:
+def _probe_http(url: str, timeout: float = 10.0) -> Probe:
+    """Handshake with whatever answers at `url` and list its tools."""
     try:
         return anyio.run(_handshake, url, timeout)
     except Exception as exc:  # any failure means "not this MCP server"
@@ -116,6 +122,7 @@ def probe_http(url: str, timeout: float = 10.0) -> Probe:
 
 
 def port_in_use(url: str, timeout: float = 1.0) -> bool:
+    """Whether anything accepts a TCP connection at the URL's host and port."""
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
@@ -128,9 +135,10 @@ def port_in_use(url: str, timeout: float = 1.0) -> bool:
 # -- checks ------------------------------------------------------------------------------------
 
 
-def program_check(
+def _program_check(
     host: Host, launch: Launch, os_name: OsName, which: Which = shutil.which
 ) -> Check:
+    """Whether the launch command exists and runs, and whether a GUI host can find it."""
     command = launch.command
     if is_absolute(command, os_name):
         path = Path(command)
@@ -151,7 +159,8 @@ def program_check(
     return Check("ok", f"`{command}` found at {found}")
 
 
-def env_checks(host: Host, manifest: Manifest, environ: Mapping[str, str]) -> list[Check]:
+def _env_checks(host: Host, manifest: Manifest, environ: Mapping[str, str]) -> list[Check]:
+    """Per variable the server needs: whether this host will pass it a value, and how."""
     checks: list[Check] = []
     for var in secrets.passed_vars(manifest.env):
         if not host.env_syntax.expands:
@@ -181,7 +190,8 @@ def env_checks(host: Host, manifest: Manifest, environ: Mapping[str, str]) -> li
     return checks
 
 
-def handshake_check(probe: Probe, manifest: Manifest) -> Check:
+def _handshake_check(probe: Probe, manifest: Manifest) -> Check:
+    """The stdio probe judged: failed, missing some of the manifest's tools, or ok."""
     if not probe.ok:
         return Check("fail", f"stdio handshake failed: {probe.error}")
     missing = sorted({t.name for t in manifest.tools} - set(probe.tools))
@@ -195,13 +205,14 @@ def handshake_check(probe: Probe, manifest: Manifest) -> Check:
 
 
 def http_check(url: str, script: str, timeout: float) -> Check:
+    """Whether the HTTP snippets reach this server: nothing listening, it, or something else."""
     if not port_in_use(url):
         return Check(
             "warn",
             f"nothing is listening at {url}: start the server with "
             f"`{script} --transport http` before using the HTTP snippets",
         )
-    probe = probe_http(url, timeout)
+    probe = _probe_http(url, timeout)
     if probe.ok:
         return Check("ok", f"HTTP server at {url} answers, {len(probe.tools)} tools")
     return Check(
@@ -226,14 +237,14 @@ def diagnose(
     """Probe the launch once, then judge it per host. `launch` overrides the computed one."""
     launch = launch or build_launch(manifest, root, launcher, facts)
     probe = probe_stdio(launch, environ, timeout)
-    stdio = handshake_check(probe, manifest)
+    stdio = _handshake_check(probe, manifest)
     http = http_check(url, manifest.script, min(timeout, 10.0))
     reports = []
     for host in hosts:
         report = HostReport(host.key, host.title)
         if "stdio" in host.transports:
-            report.checks.append(program_check(host, launch, facts.os_name))
-            report.checks += env_checks(host, manifest, environ)
+            report.checks.append(_program_check(host, launch, facts.os_name))
+            report.checks += _env_checks(host, manifest, environ)
             report.checks.append(stdio)
         reports.append(report)
     return launch, probe, http, reports

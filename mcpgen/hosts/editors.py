@@ -27,13 +27,28 @@ _INPUT_REF = re.compile(r"\$\{input:([^}]+)\}")
 
 
 class Editor(Protocol):
-    def load(self, text: str) -> Any: ...
-    def get(self, data: Any) -> Any: ...
-    def side_ok(self, data: Any) -> bool: ...
-    def put(self, text: str, entry: JSON) -> str: ...
-    def delete(self, text: str) -> str: ...
-    def without(self, data: Any) -> Any: ...
-    def fresh(self) -> str: ...
+    """One format's way to read a config file and change only this server's entry in it."""
+
+    def load(self, text: str) -> Any:
+        """The file's data as plain dicts and lists; a file that does not parse is an error."""
+
+    def get(self, data: Any) -> Any:
+        """This server's entry in loaded data, or None when there is none."""
+
+    def side_ok(self, data: Any) -> bool:
+        """Whether the items the entry refers to besides itself are already in place."""
+
+    def put(self, text: str, entry: JSON) -> str:
+        """The file's text with this server's entry added or replaced, the rest as it was."""
+
+    def delete(self, text: str) -> str:
+        """The file's text without this server's entry (and the side items only it used)."""
+
+    def without(self, data: Any) -> Any:
+        """Loaded data minus this server's entry: what an edit must leave equal."""
+
+    def fresh(self) -> str:
+        """The text of a config file that does not exist yet."""
 
 
 def _unparsable(path_label: str, detail: str) -> McpgenError:
@@ -81,6 +96,7 @@ class JsonEditor:
         self.path = (*host.container, target.server)
 
     def load(self, text: str) -> Any:
+        """The parsed object; comments are allowed only in a JSONC host's file."""
         try:
             data = jsonc.loads(text, jsonc=self.jsonc)
         except jsonc.JsoncError as exc:
@@ -90,6 +106,7 @@ class JsonEditor:
         return data
 
     def get(self, data: Any) -> Any:
+        """The value at the host's container path and the server's name."""
         node = data
         for key in self.path:
             if not isinstance(node, dict) or key not in node:
@@ -105,6 +122,7 @@ class JsonEditor:
         return all(item in have for item in wanted)
 
     def put(self, text: str, entry: JSON) -> str:
+        """The entry set in place, and the side items it needs added or updated by `id`."""
         try:
             text = jsonc.set_member(text, self.path, entry, jsonc=self.jsonc)
             items = self.host.side_items(self.target)
@@ -117,6 +135,7 @@ class JsonEditor:
         return text
 
     def delete(self, text: str) -> str:
+        """The entry removed, with the VS Code inputs named after this server."""
         data = self.load(text)
         refs = set(_INPUT_REF.findall(dump_json(self.get(data) or {})))
         ours = {r for r in refs if r.startswith(f"{self.target.server}-")}
@@ -126,6 +145,7 @@ class JsonEditor:
         return text
 
     def without(self, data: Any) -> Any:
+        """The data minus the entry and the side items named after this server."""
         stripped = _drop_entry(data, self.host.container, self.target.server, False)
         array = self.host.side_array
         if array and isinstance(stripped.get(array), list):
@@ -142,6 +162,7 @@ class JsonEditor:
         return stripped
 
     def fresh(self) -> str:
+        """The host's fresh document as JSON."""
         return dump_json(self.host.fresh_document(self.target))
 
 
@@ -159,16 +180,20 @@ class TomlEditor:
             raise _unparsable(self.label, str(exc)) from None
 
     def load(self, text: str) -> Any:
+        """The parsed TOML as plain data."""
         return _plain(self._parse(text))
 
     def get(self, data: Any) -> Any:
+        """This server's table under the host's top-level table."""
         servers = data.get(self.table)
         return servers.get(self.target.server) if isinstance(servers, dict) else None
 
     def side_ok(self, data: Any) -> bool:
+        """Always: TOML hosts have no side items."""
         return True
 
     def put(self, text: str, entry: JSON) -> str:
+        """The server's table written in place, the top-level table made if missing."""
         doc = self._parse(text)
         servers = doc.get(self.table)
         if servers is None:
@@ -182,6 +207,7 @@ class TomlEditor:
         return result.rstrip("\n") + "\n" if result.endswith("\n\n") else result
 
     def delete(self, text: str) -> str:
+        """The server's table removed."""
         doc = self._parse(text)
         servers = doc.get(self.table)
         if servers is not None and self.target.server in servers:
@@ -189,9 +215,11 @@ class TomlEditor:
         return tomlkit.dumps(doc)
 
     def without(self, data: Any) -> Any:
+        """The data minus this server's table."""
         return _drop_entry(data, self.host.container, self.target.server, False)
 
     def fresh(self) -> str:
+        """Empty: a new config.toml starts with nothing but the entry."""
         return ""
 
 
@@ -240,9 +268,11 @@ class YamlEditor:
         return data, engine
 
     def load(self, text: str) -> Any:
+        """The parsed YAML as plain data; an empty file is an empty mapping."""
         return _plain(self._parse(text)[0])
 
     def get(self, data: Any) -> Any:
+        """The entry by key, or by `name` in a host that keeps a list (Continue)."""
         holder = data.get(self.key)
         if self.host.entries_are_list:
             if not isinstance(holder, list):
@@ -259,9 +289,11 @@ class YamlEditor:
         return buffer.getvalue()
 
     def side_ok(self, data: Any) -> bool:
+        """Always: YAML hosts have no side items."""
         return True
 
     def put(self, text: str, entry: JSON) -> str:
+        """The entry replaced in place or appended, written in the file's own indentation."""
         data, engine = self._parse(text)
         holder = data.get(self.key)
         if self.host.entries_are_list:
@@ -286,6 +318,7 @@ class YamlEditor:
         return self._dump(data, engine)
 
     def delete(self, text: str) -> str:
+        """Every entry under this server's key or `name` removed."""
         data, engine = self._parse(text)
         holder = data.get(self.key)
         if self.host.entries_are_list and isinstance(holder, list):
@@ -298,16 +331,19 @@ class YamlEditor:
         return self._dump(data, engine)
 
     def without(self, data: Any) -> Any:
+        """The data minus this server's entry."""
         return _drop_entry(
             data, self.host.container, self.target.server, self.host.entries_are_list
         )
 
     def fresh(self) -> str:
+        """The host's fresh document as YAML, or empty text if it has none."""
         document = self.host.fresh_document(self.target)
         return self._dump(document, yaml_engine()) if document else ""
 
 
 def editor_for(host: Host, target: Target, label: str) -> Editor:
+    """The editor for the host's file format; JSON covers JSONC."""
     if host.fmt == "toml":
         return TomlEditor(host, target, label)
     if host.fmt == "yaml":

@@ -16,10 +16,11 @@ Format = Literal["json", "jsonc", "toml", "yaml"]
 
 
 def dump_json(data: Any) -> str:
+    """Two-space JSON, non-ASCII kept as is, with a final newline."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def dump_toml(data: dict[str, Any]) -> str:
+def _dump_toml(data: dict[str, Any]) -> str:
     import tomlkit  # loaded when a TOML host is rendered, not at `mcpgen --help`
 
     return tomlkit.dumps(data)
@@ -36,15 +37,16 @@ def yaml_engine() -> YAML:
     return yaml
 
 
-def dump_yaml(data: Any) -> str:
+def _dump_yaml(data: Any) -> str:
     buffer = io.StringIO()
     yaml_engine().dump(data, buffer)
     return buffer.getvalue()
 
 
 def dump(fmt: Format, data: Any) -> str:
+    """The snippet's text in the host's format; JSONC is written as plain JSON."""
     if fmt == "toml":
-        return dump_toml(data)
+        return _dump_toml(data)
     if fmt == "yaml":
-        return dump_yaml(data)
+        return _dump_yaml(data)
     return dump_json(data)

@@ -33,12 +33,15 @@ CLI_TIMEOUT = 60.0
 
 @dataclass(frozen=True)
 class InstallResult:
+    """What an install or uninstall did, and to which file (or through which host CLI)."""
+
     action: Action
     path: Path | None  # None when the host's own CLI did the work
     backup: Path | None = None
     via: str = "file"  # "file" or the CLI used
 
     def describe(self, host: Host, server: str) -> str:
+        """The line the CLI prints: what happened to `server` where, and any backup made."""
         where = str(self.path) if self.path else f"{self.via} (user scope)"
         text = {
             "added": f"added `{server}` to {where}",
@@ -52,7 +55,8 @@ class InstallResult:
         return text
 
 
-def run_cli(argv: list[str]) -> subprocess.CompletedProcess[str]:
+def _run_cli(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """Run a host's own CLI, with a timeout so a stuck one cannot hang the install."""
     return subprocess.run(argv, capture_output=True, text=True, timeout=CLI_TIMEOUT, check=False)
 
 
@@ -70,7 +74,7 @@ def backup_path(path: Path) -> Path:
     return candidate
 
 
-def check_writable(path: Path) -> None:
+def _check_writable(path: Path) -> None:
     # The read-only flag is honoured even for root, who could write anyway: the user set it.
     if path.exists() and not path.stat().st_mode & stat.S_IWUSR:
         raise McpgenError(
@@ -79,7 +83,8 @@ def check_writable(path: Path) -> None:
         )
 
 
-def read_text(path: Path) -> str | None:
+def _read_text(path: Path) -> str | None:
+    """The config file's text, or None when it does not exist yet."""
     if not path.exists():
         return None
     try:
@@ -103,7 +108,7 @@ def install_file(
     host: Host, target: Target, path: Path, *, yes: bool, confirm: Confirm
 ) -> InstallResult:
     """Add or replace this server's entry in `path`."""
-    old = read_text(path)
+    old = _read_text(path)
     editor = editor_for(host, target, str(path))
     base = old if old is not None and old.strip() else editor.fresh()
     data = editor.load(base) if base.strip() else {}
@@ -111,7 +116,7 @@ def install_file(
     current = editor.get(data)
     if current == entry and editor.side_ok(data):
         return InstallResult("unchanged", path)
-    check_writable(path)
+    _check_writable(path)
     if (
         current is not None
         and not yes
@@ -133,14 +138,14 @@ def install_file(
 
 def uninstall_file(host: Host, target: Target, path: Path) -> InstallResult:
     """Remove exactly this server's entry (and the VS Code inputs only it used)."""
-    old = read_text(path)
+    old = _read_text(path)
     if old is None or not old.strip():
         return InstallResult("absent", path)
     editor = editor_for(host, target, str(path))
     data = editor.load(old)
     if editor.get(data) is None:
         return InstallResult("absent", path)
-    check_writable(path)
+    _check_writable(path)
     new = editor.delete(old)
     after = editor.load(new)
     if editor.get(after) is not None or editor.without(after) != editor.without(data):
@@ -220,7 +225,7 @@ def install(
     uninstall: bool = False,
     confirm: Confirm = lambda _question: False,
     which: Callable[[str], str | None] = shutil.which,
-    runner: Runner = run_cli,
+    runner: Runner = _run_cli,
 ) -> InstallResult:
     """Install (or uninstall) the target's entry for `host`, by file or by the host's CLI."""
     use_cli = (

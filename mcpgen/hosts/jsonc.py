@@ -40,6 +40,8 @@ class Piece:
 
 @dataclass
 class Node:
+    """A parsed value and its span in the text; objects and arrays keep their pieces."""
+
     kind: str  # "object", "array" or "scalar"
     start: int
     end: int  # exclusive
@@ -47,11 +49,13 @@ class Node:
     scalar: Any = None
 
     def member(self, key: str) -> Piece | None:
+        """The member named `key`, the last one if the key is repeated (as `JSON.parse` does)."""
         # The last duplicate wins, as in JSON.parse.
         found = [p for p in self.pieces if p.key == key]
         return found[-1] if found else None
 
     def data(self) -> Any:
+        """The value as plain Python data."""
         if self.kind == "object":
             return {p.key: p.value.data() for p in self.pieces}
         if self.kind == "array":
@@ -166,6 +170,7 @@ def parse(text: str, *, jsonc: bool) -> Node:
 
 
 def loads(text: str, *, jsonc: bool) -> Any:
+    """The document as plain Python data, like `json.loads` but allowing JSONC when asked."""
     return parse(text, jsonc=jsonc).data()
 
 

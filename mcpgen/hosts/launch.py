@@ -27,6 +27,7 @@ Which = Callable[[str], str | None]
 
 
 def current_os() -> OsName:
+    """The OS mcpgen runs on, named as snippets name it."""
     if sys.platform == "win32":
         return "windows"
     if sys.platform == "darwin":
@@ -43,6 +44,7 @@ class Launch:
 
     @property
     def argv(self) -> list[str]:
+        """The command followed by its arguments."""
         return [self.command, *self.args]
 
 
@@ -82,6 +84,7 @@ class MachineFacts:
     programs: Mapping[str, str] = field(default_factory=dict)  # name → absolute path
 
     def program(self, name: str) -> str:
+        """The absolute path found for `name` on this machine, else the bare name (left to PATH)."""
         return self.programs.get(name, name)
 
     def launcher(self, requested: str | None) -> Launcher:

@@ -22,16 +22,19 @@ def _env_dir(where: Where, name: str) -> Path:
 
 
 def user_home(where: Where) -> Path:
+    """The user's home: `%USERPROFILE%` on Windows when it is set, else `Where.home`."""
     if where.os == "windows" and where.env.get("USERPROFILE"):
         return Path(where.env["USERPROFILE"])
     return where.home
 
 
 def appdata(where: Where) -> Path:
+    """`%APPDATA%`; a Windows host's file cannot be found without it."""
     return _env_dir(where, "APPDATA")
 
 
 def xdg_config(where: Where) -> Path:
+    """`$XDG_CONFIG_HOME`, or `~/.config` when it is unset."""
     value = where.env.get("XDG_CONFIG_HOME")
     return Path(value) if value else where.home / ".config"
 

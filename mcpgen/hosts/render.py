@@ -39,6 +39,7 @@ def make_target(
     url: str = DEFAULT_URL,
     bearer_env: str | None = None,
 ) -> Target:
+    """The target for one transport, launched by the chosen launcher; the root must be UTF-8."""
     _require_utf8(root)
     launch = build_launch(manifest, root, launcher, facts)
     return Target(manifest, transport, launch, facts.os_name, url=url, bearer_env=bearer_env)

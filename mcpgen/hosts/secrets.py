@@ -23,9 +23,11 @@ class EnvSyntax:
 
     @property
     def expands(self) -> bool:
+        """Whether the host fills in variables itself, by reference or by name."""
         return self.template is not None or self.by_name
 
     def ref(self, name: str) -> str | None:
+        """The reference to `name` in this syntax; None when the host has no syntax."""
         return None if self.template is None else self.template.replace("{name}", name)
 
 
@@ -60,4 +62,5 @@ def env_values(env: tuple[EnvVar, ...], syntax: EnvSyntax) -> dict[str, str]:
 
 
 def bearer_value(name: str, syntax: EnvSyntax) -> str:
+    """The `Authorization` value: `Bearer` and the token variable's reference or placeholder."""
     return f"Bearer {syntax.ref(name) or placeholder(name)}"

@@ -26,7 +26,8 @@ def input_id(server: str, var: str) -> str:
     return f"{server}-{var.lower().replace('_', '-')}"
 
 
-def prompt(server: str, var: str, description: str) -> JSON:
+def _prompt(server: str, var: str, description: str) -> JSON:
+    """The `inputs` item that asks for one secret once and lets VS Code store it."""
     text = f"{var} for the {server} MCP server" + (f": {description}" if description else "")
     return {
         "type": "promptString",
@@ -37,6 +38,8 @@ def prompt(server: str, var: str, description: str) -> JSON:
 
 
 class VSCode(Host):
+    """VS Code's `mcp.json`: `servers` entries, their secrets asked for through `inputs`."""
+
     key = "vscode"
     title = "VS Code"
     file_stem = "vscode.mcp"
@@ -51,6 +54,7 @@ class VSCode(Host):
     source = "microsoft/vscode-docs docs/copilot/reference/mcp-configuration.md"
 
     def env_block(self, t: Target) -> dict[str, str]:
+        """Secrets as `${input:<id>}` prompts, other values as `${env:VAR}`."""
         values: dict[str, str] = {}
         for var in secrets.passed_vars(t.manifest.env):
             ref = (
@@ -62,35 +66,41 @@ class VSCode(Host):
         return values
 
     def headers(self, t: Target) -> dict[str, str]:
+        """The bearer token as an `${input:<id>}` prompt (`${env:VAR}` fails in headers)."""
         if t.bearer_env is None:
             return {}
         return {"Authorization": f"Bearer ${{input:{input_id(t.server, t.bearer_env)}}}"}
 
     def stdio_entry(self, t: Target) -> JSON:
+        """The base entry marked `"type": "stdio"`."""
         return {"type": "stdio", **super().stdio_entry(t)}
 
     def http_entry(self, t: Target) -> JSON:
+        """The base entry marked `"type": "http"`."""
         return {"type": "http", **super().http_entry(t)}
 
     def side_items(self, t: Target) -> list[JSON]:
+        """The entry's password prompts, which go in `inputs`."""
         return self.inputs(t)
 
     def inputs(self, t: Target) -> list[JSON]:
         """The password prompts this entry refers to."""
         if t.transport == "http":
-            return [prompt(t.server, t.bearer_env, "bearer token")] if t.bearer_env else []
+            return [_prompt(t.server, t.bearer_env, "bearer token")] if t.bearer_env else []
         return [
-            prompt(t.server, v.name, v.description)
+            _prompt(t.server, v.name, v.description)
             for v in secrets.passed_vars(t.manifest.env)
             if v.secret
         ]
 
     def document(self, t: Target, entry: JSON) -> Any:
+        """The entry under `servers`, after the `inputs` it refers to."""
         inputs = self.inputs(t)
         servers = {"servers": {t.server: entry}}
         return {"inputs": inputs, **servers} if inputs else servers
 
     def extras(self, t: Target) -> list[Extra]:
+        """The `code --add-mcp` line and the `vscode:` install link for the same entry."""
         named = {"name": t.server, **self.entry(t)}
         link = "vscode:mcp/install?" + quote(compact_json(named), safe="")
         return [
@@ -102,6 +112,7 @@ class VSCode(Host):
         ]
 
     def warnings(self, t: Target) -> list[str]:
+        """The base warnings, plus that the CLI line and link cannot carry the prompts."""
         found = super().warnings(t)
         if self.inputs(t):
             found.append(
@@ -111,6 +122,7 @@ class VSCode(Host):
         return found
 
     def config_path(self, where: Where) -> Path:
+        """`.vscode/mcp.json` in the project, or `mcp.json` in the user's VS Code profile."""
         if where.scope == "project":
             return where.project / ".vscode" / "mcp.json"
         return paths.vscode_user_dir(where) / "mcp.json"
