@@ -47,6 +47,7 @@ class HostWarning:
 
     @property
     def message(self) -> str:
+        """The warning's text, naming the tool when it is about one."""
         return f"tool `{self.tool}`: {self.detail}" if self.tool else self.detail
 
     def __str__(self) -> str:
@@ -54,6 +55,7 @@ class HostWarning:
 
 
 def host_label(host: str) -> str:
+    """How a warning names its host: the key, or "all hosts" for `*`."""
     return "all hosts" if host == ALL_HOSTS else host
 
 

@@ -42,6 +42,7 @@ class Unimplemented:
     truthful: frozenset[Any] = frozenset()
 
     def found_in(self, entry: Mapping[str, Any]) -> bool:
+        """Whether a tools/list entry sets this property to a value the server would belie."""
         value = entry.get(self.parent)
         return (
             isinstance(value, dict) and self.key in value and value[self.key] not in self.truthful
@@ -134,10 +135,12 @@ class Tool:
 
     @property
     def input_model(self) -> str:
+        """Name of the generated class that validates the tool's arguments."""
         return f"{self.class_name}Input"
 
     @property
     def output_model(self) -> str | None:
+        """Name of the generated class for the tool's result; None without an output schema."""
         return f"{self.class_name}Output" if self.output_schema is not None else None
 
     def wire(self) -> JSON:
@@ -196,6 +199,7 @@ class Resource:
 
     @property
     def has_handler(self) -> bool:
+        """Whether the contents come from a user-owned handler (neither `text` nor `file` given)."""
         return self.text is None and self.file is None
 
     def wire(self) -> JSON:
@@ -223,6 +227,7 @@ class ResourceTemplate:
 
     @property
     def completed_by_handler(self) -> tuple[str, ...]:
+        """The variables whose values a user-owned handler completes."""
         return self.completion_handlers
 
     def wire(self) -> JSON:
@@ -235,6 +240,8 @@ class ResourceTemplate:
 
 @dataclass(frozen=True)
 class PromptArgument:
+    """One argument of a prompt, with the values offered to complete it."""
+
     name: str
     description: str | None = None
     title: str | None = None
@@ -243,6 +250,7 @@ class PromptArgument:
     completion_handler: bool = False  # a user-owned handler completes it
 
     def wire(self) -> JSON:
+        """The argument as prompts/list spells it; `required` only when true."""
         entry: JSON = {"name": self.name}
         for key, value in (("title", self.title), ("description", self.description)):
             if value is not None:
@@ -265,10 +273,12 @@ class Prompt:
 
     @property
     def has_handler(self) -> bool:
+        """Whether a user-owned handler renders the prompt (no `template` given)."""
         return self.template is None
 
     @property
     def completed_by_handler(self) -> tuple[str, ...]:
+        """The arguments whose values a user-owned handler completes."""
         return tuple(a.name for a in self.arguments if a.completion_handler)
 
     def wire(self) -> JSON:
@@ -287,7 +297,8 @@ def _extra(raw: Mapping[str, Any]) -> JSON:
     return {k: raw[k] for k in _PASSED_THROUGH if k in raw}
 
 
-def build_resource(raw: Mapping[str, Any], root: Path | None = None) -> Resource:
+def _build_resource(raw: Mapping[str, Any], root: Path | None = None) -> Resource:
+    """One resource from validated plain data; a `file` is read from `root` when given."""
     file = raw.get("file")
     return Resource(
         content=(root / file).read_bytes() if file and root is not None else None,
@@ -303,7 +314,8 @@ def build_resource(raw: Mapping[str, Any], root: Path | None = None) -> Resource
     )
 
 
-def build_resource_template(raw: Mapping[str, Any]) -> ResourceTemplate:
+def _build_resource_template(raw: Mapping[str, Any]) -> ResourceTemplate:
+    """One resource template from validated plain data, listed and handler completions apart."""
     return ResourceTemplate(
         uri_template=_alias(raw, "uri_template", "uriTemplate"),
         name=raw["name"],
@@ -328,7 +340,8 @@ def _listed(completions: Any) -> tuple[str, ...]:
     return () if completions == COMPLETION_HANDLER else tuple(completions)
 
 
-def build_prompt(raw: Mapping[str, Any]) -> Prompt:
+def _build_prompt(raw: Mapping[str, Any]) -> Prompt:
+    """One prompt from validated plain data, listed and handler completions apart."""
     return Prompt(
         name=raw["name"],
         python_name=_python_name(raw),
@@ -445,7 +458,7 @@ def build_manifest(raw: Mapping[str, Any], root: Path | None = None) -> Manifest
         timeout=raw.get("timeout"),
         debug=bool(raw.get("debug", False)),
         publish=build_publish(raw.get("publish") or {}),
-        resources=tuple(build_resource(r, root) for r in raw.get("resources", ())),
-        resource_templates=tuple(build_resource_template(t) for t in templates_of(raw)),
-        prompts=tuple(build_prompt(p) for p in raw.get("prompts", ())),
+        resources=tuple(_build_resource(r, root) for r in raw.get("resources", ())),
+        resource_templates=tuple(_build_resource_template(t) for t in templates_of(raw)),
+        prompts=tuple(_build_prompt(p) for p in raw.get("prompts", ())),
     )
