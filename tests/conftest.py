@@ -17,6 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.demo_project import project  # noqa: F401  (fixture)
+from tests.support.hosts import manifest  # noqa: F401  (fixture)
+
 ROOT = Path(__file__).resolve().parents[1]
 TIERS: dict[str, tuple[str, ...]] = {
     # Real processes: generated projects in venvs, servers on loopback, signals, rival runs.

@@ -1,0 +1,175 @@
+"""`plain_schema` judges exactly as the reference (python `jsonschema`) on every schema it
+accepts to compile, and refuses to compile everything else.
+
+The schemas: every tool input schema of the corpus and the examples that is plain, plus
+hand-written ones at the edges. The instances: hypothesis draws (valid ones and one mutation
+away, `schema_cases`) and a fixed list of values the engines are known to differ on (1.0
+as an integer, booleans as numbers, NaN, astral characters in a length, huge integers).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator, validators
+
+from mcpgen.runtime.plain_schema import compile_plain
+from mcpgen.runtime.testing.schema_cases import cases
+from mcpgen.runtime.validation import SchemaCheck, non_finite
+from tests.differential.test_verdicts import tool_schemas
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "5"))
+EDGE_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    1.0,
+    1.5,
+    -0.0,
+    2**70,
+    float(2**70),
+    math.nan,
+    math.inf,
+    -math.inf,
+    "",
+    "a",
+    "é",
+    "😀😀",
+    "\ud800",
+    [],
+    [1, "a", None],
+    {},
+    {"a": 1},
+    {"city": "Paris", "days": 1.0},
+    {"city": "Paris", "days": True},
+    {"city": "😀", "extra": None},
+]
+
+PLAIN = [
+    {"type": "integer", "minimum": 1, "maximum": 7},
+    {"type": ["integer", "null"], "exclusiveMinimum": 0},
+    {"type": "number", "exclusiveMaximum": 1.5},
+    {"type": "string", "minLength": 2, "maxLength": 2},
+    {"enum": ["a", "b", None]},
+    {"const": "x"},
+    {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 2},
+    {"type": "object", "minProperties": 1, "maxProperties": 1},
+    {"properties": {"a": False}, "additionalProperties": {"type": "integer"}},
+    {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"city": {"type": "string", "minLength": 1}, "days": {"type": "integer"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
+    True,
+    False,
+    {},
+]
+
+NOT_PLAIN = [
+    {"type": "string", "pattern": "^a"},
+    {"enum": [1, 2]},
+    {"const": 1},
+    {"$ref": "#/$defs/x", "$defs": {"x": {}}},
+    {"anyOf": [{"type": "string"}]},
+    {"type": "object", "patternProperties": {"^x": {}}},
+    {"items": [{"type": "string"}]},
+    {"$schema": "http://json-schema.org/draft-04/schema#", "type": "integer"},
+    {"type": "integer", "multipleOf": 0.1},
+    {"type": "strnig"},
+    {"maxLength": -1},
+    {"minimum": True},
+    {"properties": {"a": {"pattern": "x"}}},
+    {"x-vendor": 1},
+]
+
+
+def _reference(schema: Any) -> Any:
+    return validators.validator_for(schema, Draft202012Validator)(schema)
+
+
+def _agree(schema: Any, instance: Any) -> None:
+    predicate = compile_plain(schema)
+    assert predicate is not None
+    expected = _reference(schema).is_valid(instance)
+    assert predicate(instance) is expected, (schema, instance)
+    if isinstance(schema, dict):
+        # A NaN or an infinity fails every schema a SchemaCheck judges: JSON has none.
+        judged = expected and not non_finite(instance)
+        assert (SchemaCheck(schema).problems(instance) == []) is judged
+
+
+@pytest.mark.parametrize("schema", PLAIN, ids=lambda s: json.dumps(s)[:60])
+@pytest.mark.parametrize("instance", EDGE_VALUES, ids=repr)
+def test_edge_values(schema: Any, instance: Any) -> None:
+    _agree(schema, instance)
+
+
+@pytest.mark.parametrize("schema", NOT_PLAIN, ids=lambda s: json.dumps(s)[:60])
+def test_anything_else_is_left_to_the_engines(schema: Any) -> None:
+    assert compile_plain(schema) is None
+
+
+def _plain_corpus() -> list[Any]:
+    return [p for p in tool_schemas() if compile_plain(p.values[0]) is not None]
+
+
+def test_most_real_schemas_are_plain() -> None:
+    """So that the corpus differential below has something to judge."""
+    assert len(_plain_corpus()) >= 100
+
+
+@pytest.mark.property
+@pytest.mark.parametrize("schema", _plain_corpus())
+@settings(
+    max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+)
+@given(data=st.data())
+def test_corpus_verdicts(schema: dict[str, Any], data: st.DataObject) -> None:
+    case = data.draw(cases(schema))
+    _agree(schema, case.instance)
+    for value in EDGE_VALUES:
+        _agree(schema, value)
+
+
+def _loaded_after(schema: dict[str, Any], instance: Any) -> set[str]:
+    script = (
+        "import json, sys\n"
+        "from mcpgen.runtime.validation import SchemaCheck\n"
+        f"check = SchemaCheck(json.loads({json.dumps(json.dumps(schema))}))\n"
+        f"check.problems(json.loads({json.dumps(json.dumps(instance))}))\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    return set(json.loads(done.stdout))
+
+
+NATIVE = {"jsonschema_rs", "regress", "re2", "jsonschema"}
+
+
+def test_a_plain_schema_loads_no_engine() -> None:
+    """The weather tool's schema, judged valid: no JSON Schema engine, no regex engine."""
+    schema = PLAIN[9]
+    assert isinstance(schema, dict)
+    assert not NATIVE & _loaded_after(schema, {"city": "Paris"})
+
+
+def test_a_schema_with_a_pattern_loads_its_engines() -> None:
+    loaded = _loaded_after({"type": "string", "pattern": "^a+$"}, "aaa")
+    assert {"jsonschema_rs", "re2"} <= loaded

@@ -1,0 +1,64 @@
+"""The generated weather server passes the official MCP conformance suite, the Inspector CLI
+and the SDK-client probes of `../shared/harness/conformance.sh`, over stdio and HTTP.
+
+Needs the harness installed (`../shared/harness/setup.sh`, which `.ci/run` calls); skipped
+with a reason otherwise. No expected-failures file is passed: the generated server answers
+the malformed stdio lines that SDK-based servers drop.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.project_venv import REPO, ProjectVenv, free_port, run_mcpgen
+
+HARNESS = REPO.parent / "shared" / "harness"
+HARNESS_HOME = Path(os.environ.get("MCP_HARNESS_HOME", Path.home() / ".cache" / "mcp-harness"))
+
+pytestmark = pytest.mark.skipif(
+    not (HARNESS / "conformance.sh").is_file() or not (HARNESS_HOME / ".venv").is_dir(),
+    reason="conformance harness not set up (run ../shared/harness/setup.sh)",
+)
+
+
+@pytest.fixture(scope="module")
+def weather_server(tmp_path_factory: pytest.TempPathFactory, project_venv: ProjectVenv) -> Path:
+    root = tmp_path_factory.mktemp("conformance") / "weather"
+    run_mcpgen("new", "weather", "--dir", str(root), "--no-input", "--no-git")
+    project_venv.install(root)
+    return project_venv.bin / "weather-server"
+
+
+def run_harness(*args: str, out: Path) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        ["bash", str(HARNESS / "conformance.sh"), *args, "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        check=False,
+    )
+    return done
+
+
+def last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def test_stdio_conformance(weather_server: Path, tmp_path: Path) -> None:
+    done = run_harness("--stdio", str(weather_server), out=tmp_path / "stdio")
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert last_line(done.stdout).endswith(" 0 failed")
+
+
+def test_http_conformance(weather_server: Path, tmp_path: Path) -> None:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+    start = f"{weather_server} --transport http --port {port}"
+    done = run_harness("--http", url, "--start", start, out=tmp_path / "http")
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert last_line(done.stdout).endswith(" 0 failed")

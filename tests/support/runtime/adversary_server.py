@@ -1,0 +1,31 @@
+"""`python adversary_server.py [flags]`: the adversary tool table, started as a generated
+server starts (`boot.main`): `ADVERSARY_WARM_UP=SECONDS` makes loading the server take that
+long, so the session opens before the SDK takes it over; `ADVERSARY_LOAD_FAILS=1` makes it
+fail."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from mcpgen.runtime import boot, stdio_fast_path, stdio_transport
+from mcpgen.runtime.runtime import Dispatcher
+from tests.support.runtime.adversary_tools import INFO, TOOLS
+
+if __name__ == "__main__":
+    # Tests of the end of a session wait seconds, not the default half minute.
+    if "ADVERSARY_DRAIN_SECONDS" in os.environ:
+        seconds = float(os.environ["ADVERSARY_DRAIN_SECONDS"])
+        stdio_transport.DRAIN_SECONDS = stdio_fast_path.DRAIN_SECONDS = seconds
+
+    def load() -> tuple[boot.ServerInfo, Dispatcher]:
+        time.sleep(float(os.environ.get("ADVERSARY_WARM_UP", "0")))
+        if os.environ.get("ADVERSARY_LOAD_FAILS"):
+            raise ImportError("No module named 'mcp.server'")
+        return INFO, Dispatcher(TOOLS)
+
+    boot.main(INFO, TOOLS, load, sys.argv[1:])

@@ -1,0 +1,15 @@
+"""`python hostile_server.py [flags]`: the misbehaving tool table served by `serve.main`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from mcpgen.runtime.runtime import Dispatcher
+from mcpgen.runtime.serve import main
+from tests.support.runtime.hostile_tools import INFO, TOOLS
+
+if __name__ == "__main__":
+    main(INFO, Dispatcher(TOOLS), sys.argv[1:])
