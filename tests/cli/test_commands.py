@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.runner import run_cli
+from tests.support.cli_runner import run_cli
 
 MANIFEST = """\
 name: demo

@@ -8,7 +8,7 @@ import pytest
 
 import mcpgen
 from mcpgen.errors import ManifestInvalid
-from tests.cli.runner import run_cli
+from tests.support.cli_runner import run_cli
 
 MANIFEST = """\
 name: demo

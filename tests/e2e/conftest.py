@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.helpers import ProjectVenv, shared_venv
+from tests.support.project_venv import ProjectVenv, shared_venv
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

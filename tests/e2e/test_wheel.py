@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import REPO
+from tests.support.project_venv import REPO
 
 EXAMPLE = REPO / "examples" / "weather"
 

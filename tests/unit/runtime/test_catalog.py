@@ -21,6 +21,9 @@ from mcp.types import (
     TextContent,
     TextResourceContents,
 )
+
+from mcpgen.runtime import resources as resources_module
+from mcpgen.runtime.catalog import Catalog
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.prompts import PromptSpec
 from mcpgen.runtime.resources import ResourceSpec, TemplateSpec
@@ -28,9 +31,6 @@ from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import ServerInfo, build_server
 from mcpgen.runtime.template_values import Refused, decoded, typed
 from mcpgen.runtime.uri_template import UriTemplate
-
-from mcpgen.runtime import resources as resources_module
-from mcpgen.runtime.catalog import Catalog
 
 ERAS = ["legacy", "2026-07-28"]
 PNG = base64.b64encode(b"\x89PNG\r\n").decode()

@@ -16,12 +16,12 @@ from mcp.types import (
     Root,
     TextContent,
 )
+
 from mcpgen.runtime.context import Context
 from mcpgen.runtime.questions import Elicit, ListRoots, Sample
 from mcpgen.runtime.runtime import CallPolicy, Dispatcher, ToolSpec
 from mcpgen.runtime.serve import ServerInfo, build_server
-
-from tests.unit.runtime.context_tools import SEEN, TOOLS, Args
+from tests.support.runtime.context_tools import SEEN, TOOLS, Args
 
 INFO = ServerInfo(name="ctx", version="0.1.0", script="ctx-server", description="Context.")
 ERAS = ["legacy", "2026-07-28"]

@@ -9,10 +9,10 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
+
 from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import build_server
-
-from tests.unit.runtime.tiny_tools import INFO, TOOLS
+from tests.support.runtime.tiny_tools import INFO, TOOLS
 
 ARABIC_INDIC_ONE = "\u0661"  # a digit to Python's `\d`, not to ECMA-262's
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult, TextContent
-from mcpgen.runtime.runtime import Dispatcher, LazyTool, ToolCode
-from mcpgen.runtime.serve import build_server
 from pydantic import BaseModel
 
-from tests.unit.runtime.tiny_tools import INFO
+from mcpgen.runtime.runtime import Dispatcher, LazyTool, ToolCode
+from mcpgen.runtime.serve import build_server
+from tests.support.runtime.tiny_tools import INFO
 
 DEFINITION = {"name": "shout", "inputSchema": {"type": "object", "properties": {}}}
 HANDLER = """

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from mcpgen.runtime.gate import Gate, GateLimits, Message
 from mcpgen.runtime.sessions import SessionBook
 
