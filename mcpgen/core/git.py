@@ -19,6 +19,7 @@ IDENTITY = {
 
 
 def git_available() -> bool:
+    """Whether a `git` program is on PATH."""
     return shutil.which("git") is not None
 
 

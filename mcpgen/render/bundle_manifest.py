@@ -14,7 +14,8 @@ SERVER_TYPE = "uv"
 PYTHON_REQUIREMENT = ">=3.11"
 
 
-def user_config_key(var: EnvVar) -> str:
+def _user_config_key(var: EnvVar) -> str:
+    """The `user_config` key that holds a variable's value: its name in lowercase."""
     return var.name.lower()
 
 
@@ -45,7 +46,7 @@ def bundle_manifest(manifest: Manifest) -> dict[str, Any]:
     }
     if manifest.publish.repository:
         document["repository"] = {"type": "git", "url": manifest.publish.repository}
-    env = {var.name: f"${{user_config.{user_config_key(var)}}}" for var in manifest.env}
+    env = {var.name: f"${{user_config.{_user_config_key(var)}}}" for var in manifest.env}
     mcp_config: dict[str, Any] = {
         "command": "uv",
         "args": ["run", "--directory", "${__dirname}", manifest.script],
@@ -63,9 +64,10 @@ def bundle_manifest(manifest: Manifest) -> dict[str, Any]:
     ]
     document["compatibility"] = {"runtimes": {"python": PYTHON_REQUIREMENT}}
     if manifest.env:
-        document["user_config"] = {user_config_key(v): _user_config(v) for v in manifest.env}
+        document["user_config"] = {_user_config_key(v): _user_config(v) for v in manifest.env}
     return document
 
 
 def bundle_manifest_text(manifest: Manifest) -> str:
+    """`manifest.json` as written into the bundle: two-space JSON with a final newline."""
     return json.dumps(bundle_manifest(manifest), indent=2, ensure_ascii=False) + "\n"

@@ -35,10 +35,12 @@ class CatalogHandler:
 
     @property
     def name(self) -> str:
+        """The entry's name in the manifest."""
         return self.entry.name
 
     @property
     def python_name(self) -> str:
+        """The handler's module and function name."""
         return self.entry.python_name
 
 
@@ -79,6 +81,7 @@ class CompletionHandler:
 
     @property
     def python_name(self) -> str:
+        """The handler's module and function name: `complete_<entry>_<argument>`."""
         return completion_module(self.entry.python_name, self.argument)
 
 

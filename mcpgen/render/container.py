@@ -29,6 +29,7 @@ class Container:
 
 
 def container(manifest: Manifest) -> Container:
+    """The image's settings from `publish:`: a stateless, token-guarded HTTP server on port 8000."""
     publish = manifest.publish
     token_env = publish.auth_token_env or DEFAULT_TOKEN_ENV
     allowed = _public_host(publish.remote_url)

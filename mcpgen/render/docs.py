@@ -95,6 +95,7 @@ def _simple_label(schema: dict[str, Any]) -> str:
 
 
 def constraints_label(schema: Any) -> str:
+    """A schema's bounds, allowed values and flags in a few words (`>= 1; <= 10`)."""
     if not isinstance(schema, dict):
         return ""
     parts = [template.format(schema[key]) for key, template in _BOUNDS if key in schema]
@@ -134,6 +135,7 @@ def anchor(name: str) -> str:
 
 
 def tool_doc(tool: Tool, handler_path: str) -> ToolDoc:
+    """Everything TOOLS.md shows for one tool: title, hints, handler, argument and result rows."""
     annotations = tool.annotations or {}
     return ToolDoc(
         tool=tool,

@@ -61,9 +61,11 @@ class RenderPlan:
     files: tuple[PlannedFile, ...]
 
     def by_owner(self, owner: Owner) -> tuple[PlannedFile, ...]:
+        """The planned files of one owner, in plan order."""
         return tuple(f for f in self.files if f.owner == owner)
 
     def get(self, path: str) -> PlannedFile | None:
+        """The planned file at `path`, or None when the render does not want it."""
         return next((f for f in self.files if f.path == path), None)
 
 
@@ -82,6 +84,7 @@ class ProjectPaths:
         self._own_tests = {f"tests/test_{t.python_name}.py" for t in manifest.tools}
 
     def handler(self, tool: Tool) -> str:
+        """A tool's user-owned handler module."""
         return f"{self.package}/handlers/{tool.python_name}.py"
 
     def catalog_handler(self, python_name: str) -> str:
@@ -258,6 +261,7 @@ def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
 
 
 def models_path(manifest: Manifest) -> str:
+    """Where the generated models module lives, which a render may reuse when unchanged."""
     return f"{ProjectPaths(manifest).generated}/models.py"
 
 

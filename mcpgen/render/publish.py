@@ -15,6 +15,7 @@ SCHEMA_KEYS = ("inputSchema", "outputSchema")
 
 
 def published_definition(manifest: Manifest, tool: Tool) -> dict[str, Any]:
+    """The tool's tools/list entry: unimplemented properties dropped, `$ref`s inlined if asked."""
     entry = without_unimplemented(tool.wire())
     if manifest.inline_refs:
         for key in SCHEMA_KEYS:

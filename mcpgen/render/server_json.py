@@ -31,6 +31,7 @@ _NAME_KEYS = ("registry_name", "registryName", "repository")
 
 
 def registry_name(manifest: Manifest) -> str:
+    """The server's name in the MCP Registry (`io.github.OWNER/NAME`, or `local/NAME`)."""
     return _registry_name(manifest.publish, manifest.distribution)
 
 
@@ -146,4 +147,5 @@ def server_json(manifest: Manifest) -> dict[str, Any]:
 
 
 def server_json_text(manifest: Manifest) -> str:
+    """`server.json` as written: two-space JSON with a final newline."""
     return json.dumps(server_json(manifest), indent=2, ensure_ascii=False) + "\n"
