@@ -31,7 +31,7 @@ from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_fast_path import FastPath
 from mcpgen.runtime.stdio_transport import serve_fds
-from tests.e2e.runtime.test_stdio_transport import SERVER_TOOLS, call
+from tests.support.runtime.stdio_tools import SERVER_TOOLS, call
 
 INFO = ServerInfo(
     name="tiny ✓",

@@ -22,7 +22,7 @@ from mcpgen.runtime.runtime import Dispatcher, ToolSpec
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_fast_path import FastPath
 from mcpgen.runtime.stdio_transport import serve_fds
-from tests.e2e.runtime.test_stdio_transport import INITIALIZED, NAP, SERVER_TOOLS, NapInput, call
+from tests.support.runtime.stdio_tools import INITIALIZED, NAP, SERVER_TOOLS, NapInput, call
 from tests.support.runtime.tiny_tools import INFO
 
 

@@ -16,11 +16,11 @@ from typing import Any
 import anyio
 import pytest
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, JSONRPCResponse
-from pydantic import BaseModel, ConfigDict
 
-from mcpgen.runtime.runtime import Dispatcher, ToolSpec
+from mcpgen.runtime.runtime import Dispatcher
 from mcpgen.runtime.serve import build_server
 from mcpgen.runtime.stdio_transport import Encoder, encode, serve_fds
+from tests.support.runtime.stdio_tools import INITIALIZED, NAP, SERVER_TOOLS, call
 from tests.support.runtime.tiny_tools import INFO, TOOLS
 
 INITIALIZE = {
@@ -33,34 +33,6 @@ INITIALIZE = {
         "clientInfo": {"name": "raw", "version": "0"},
     },
 }
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-NAP = 0.4
-
-
-class NapInput(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-
-async def nap(args: NapInput) -> str:
-    await anyio.sleep(NAP)
-    return "rested"
-
-
-def surrogate(args: NapInput) -> str:
-    return "file-\udc80.txt"  # what os.listdir gives for a non-UTF-8 name
-
-
-def _tool(name: str, handler: Any) -> ToolSpec[Any]:
-    definition = {"name": name, "inputSchema": {"type": "object"}}
-    return ToolSpec(definition, input_model=NapInput, handler=handler, handler_path="h.py")
-
-
-SERVER_TOOLS = [*TOOLS, _tool("nap", nap), _tool("surrogate", surrogate)]
-
-
-def call(request_id: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    params = {"name": name, "arguments": arguments}
-    return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 
 def _lines(*messages: dict[str, Any] | str) -> bytes:
