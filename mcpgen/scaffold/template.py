@@ -40,6 +40,7 @@ class ScaffoldAnswers:
 
     @classmethod
     def from_manifest(cls, manifest: Manifest, *, example: bool) -> ScaffoldAnswers:
+        """The answers from the manifest; `example` when it starts from the example toolset."""
         return cls(
             name=manifest.name,
             package=manifest.package,

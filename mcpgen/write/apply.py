@@ -59,6 +59,7 @@ class Action:
 
     @property
     def writes(self) -> bool:
+        """Whether the action touches the disk (anything but `keep`)."""
         return self.kind != "keep"
 
 
@@ -82,6 +83,7 @@ class ApplyPlan:
 
     @property
     def changes(self) -> tuple[Action, ...]:
+        """The actions that touch the disk, in plan order."""
         return tuple(a for a in self.actions if a.writes)
 
     def stale(self) -> list[str]:

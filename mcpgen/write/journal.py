@@ -58,7 +58,8 @@ class Journal:
     committed: bool = False
 
 
-def render(journal: Journal) -> str:
+def _render(journal: Journal) -> str:
+    """The journal's JSON text; empty and false fields are left out."""
     data = {
         "format": FORMAT,
         "committed": journal.committed,
@@ -77,7 +78,7 @@ def save(root: Path, journal: Journal) -> None:
     temp.unlink(missing_ok=True)  # a leftover, or a planted symlink: never written through
     try:
         with os.fdopen(os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644), "w") as handle:
-            handle.write(render(journal))
+            handle.write(_render(journal))
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
@@ -88,6 +89,7 @@ def save(root: Path, journal: Journal) -> None:
 
 
 def remove(root: Path) -> None:
+    """Delete the journal, durably: the folder is fsynced after the unlink."""
     (root / JOURNAL_PATH).unlink(missing_ok=True)
     fsync_directory((root / JOURNAL_PATH).parent)
 

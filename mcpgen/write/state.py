@@ -55,11 +55,13 @@ class ToolRecord:
 
     @property
     def input_schema(self) -> JSON:
+        """The recorded input schema; an empty one if the record has none."""
         schema = self.wire.get("inputSchema")
         return schema if isinstance(schema, dict) else {}
 
     @property
     def output_schema(self) -> JSON | None:
+        """The recorded output schema, or None if the tool had none."""
         schema = self.wire.get("outputSchema")
         return schema if isinstance(schema, dict) else None
 

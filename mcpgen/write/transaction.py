@@ -355,6 +355,7 @@ def signals_interrupt() -> Iterator[None]:
 
 @contextmanager
 def signals_blocked() -> Iterator[None]:
+    """Hold off Ctrl-C, SIGTERM and SIGHUP inside the block (main thread only)."""
     # Undoing or cleaning up must not itself be interrupted by a second Ctrl-C.
     if threading.current_thread() is not threading.main_thread():
         yield
