@@ -47,6 +47,7 @@ from ..core.results import NotJson, error_result, finished, plain_json
 from ..core.tool_table import ToolCode, as_plain_json, to_json
 from ..validation.schema_check import VERDICT_THREADS, SchemaCheck, off_loop_if
 from .context import Context, InputRequired, LogLevels
+from .request_state import ephemeral_security
 
 logger = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ class CallPolicy:
     default_timeout: float | None = DEFAULT_TIMEOUT
     workers: WorkerPool = field(default_factory=WorkerPool)
     env_names: tuple[str, ...] = ()  # the manifest's `env`, for `Context.env`
-    state: RequestStateSecurity = field(default_factory=RequestStateSecurity.ephemeral)
+    state: RequestStateSecurity = field(default_factory=ephemeral_security)
 
     def timeout_of(self, spec: ToolEntry) -> float | None:
         return spec.timeout or self.default_timeout

@@ -15,6 +15,7 @@ address must share it): `--state-secret-env VAR`, else `MCP_STATE_SECRET` when s
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,7 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+from mcp.server.request_state import (
+    AESGCMRequestStateCodec,
+    RequestStateBoundary,
+    RequestStateSecurity,
+)
 
 from ..core.state_secret import DEFAULT_STATE_TTL, state_secret
 
@@ -41,8 +46,38 @@ def state_security(
     or one too weak to start with."""
     secret = state_secret(secret_env, environ)
     if not secret:
-        return RequestStateSecurity.ephemeral(ttl=ttl)
-    return RequestStateSecurity(keys=[secret], ttl=ttl)
+        return ephemeral_security(ttl)
+    return RequestStateSecurity(codec=KeyedOnFirstUse(secret.encode()), ttl=ttl)
+
+
+def ephemeral_security(ttl: float = DEFAULT_STATE_TTL) -> RequestStateSecurity:
+    """The SDK's `RequestStateSecurity.ephemeral`: a random key held by this process only."""
+    return RequestStateSecurity(codec=KeyedOnFirstUse(os.urandom(32)), ttl=ttl)
+
+
+class KeyedOnFirstUse:
+    """The SDK's AES-256-GCM codec under `key`, made when the first state is sealed or
+    unsealed: deriving the key loads OpenSSL (over a MB), which a server whose handlers never
+    ask the client anything does not need."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < 32:  # refused at start-up, as the SDK's codec would be
+            raise ValueError("request-state keys must be at least 32 bytes of secret randomness")
+        self._key = key
+        self._codec: AESGCMRequestStateCodec | None = None
+        self._lock = threading.Lock()
+
+    def _keyed(self) -> AESGCMRequestStateCodec:
+        with self._lock:
+            if self._codec is None:
+                self._codec = AESGCMRequestStateCodec([self._key])
+            return self._codec
+
+    def seal(self, payload: bytes) -> str:
+        return self._keyed().seal(payload)
+
+    def unseal(self, token: str) -> bytes:
+        return self._keyed().unseal(token)
 
 
 def boundary(security: RequestStateSecurity, server_name: str) -> RequestStateBoundary:
