@@ -35,13 +35,16 @@ _LISTED = 3  # paths named in a one-line refusal; the rest are counted
 
 @dataclass(frozen=True)
 class Bundle:
+    """A `.mcpb` written: where, what it holds, its size, and the `.env` files kept out."""
+
     path: Path
     members: tuple[str, ...]
     size: int
     left_out: tuple[str, ...] = ()  # `.env` files found and not packed
 
 
-def default_output(root: Path, distribution: str, version: str) -> Path:
+def _default_output(root: Path, distribution: str, version: str) -> Path:
+    """`dist/<distribution>-<version>.mcpb` in the project, where `--output` is not given."""
     return root / "dist" / f"{distribution}-{version}.mcpb"
 
 
@@ -108,7 +111,7 @@ def _default_target(root: Path, distribution: str, version: str) -> Path:
             f"inside the project: remove the link, or choose a path with --output"
             f"{_NOTHING_WRITTEN}"
         )
-    return default_output(root, distribution, version)
+    return _default_output(root, distribution, version)
 
 
 def _check_target(root: Path, target: Path) -> None:

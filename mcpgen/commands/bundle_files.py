@@ -54,11 +54,14 @@ class Member:
 
 @dataclass(frozen=True)
 class Selection:
+    """What goes into the bundle, and the secret files kept out of it."""
+
     members: tuple[Member, ...]
     left_out: tuple[str, ...]  # secret files and folders, never packed
 
 
-def refuse(name: str, why: str) -> McpgenError:
+def _refuse(name: str, why: str) -> McpgenError:
+    """The one-line error for a project path the bundle will not pack, saying why."""
     return McpgenError(
         f"{shown(name)}: {why}; mcpgen bundle packs only the project's own files{_NOT_PACKED}"
     )
@@ -97,14 +100,14 @@ class _Walk:
             return self._folder(name, path)
         if stat.S_ISREG(info.st_mode):
             if info.st_nlink > 1:
-                raise refuse(
+                raise _refuse(
                     name,
                     f"has {info.st_nlink} hard links, so it may be a file from outside the project "
                     "(make it a file of its own: copy it, then move the copy over it)",
                 )
             self.members.append(Member(name, path, info.st_size, (info.st_dev, info.st_ino)))
             return []
-        raise refuse(name, "is not a regular file or folder")
+        raise _refuse(name, "is not a regular file or folder")
 
     def _link_target(self, name: str, path: Path) -> Path:
         """Where the symlink `path` leads, if that is inside the project and no secret."""
@@ -112,21 +115,21 @@ class _Walk:
             target = Path(os.path.realpath(path, strict=True))
         except OSError as exc:
             problem = "is a symlink loop" if exc.errno == errno.ELOOP else "is a broken symlink"
-            raise refuse(name, problem) from None
+            raise _refuse(name, problem) from None
         if not target.is_relative_to(self.root):
-            raise refuse(name, f"is a symlink to {shown(str(target))}, outside the project")
+            raise _refuse(name, f"is a symlink to {shown(str(target))}, outside the project")
         inside = target.relative_to(self.root)
         if any(is_secret(part) for part in inside.parts):
-            raise refuse(name, f"is a symlink to {shown(inside.as_posix())}, a secrets file")
+            raise _refuse(name, f"is a symlink to {shown(inside.as_posix())}, a secrets file")
         if any(part in _SKIPPED_NAMES for part in inside.parts):
-            raise refuse(name, f"is a symlink to {shown(inside.as_posix())}, never packed")
+            raise _refuse(name, f"is a symlink to {shown(inside.as_posix())}, never packed")
         return target
 
     def _folder(self, name: str, path: Path) -> list[tuple[str, Path]]:
         # `path` is already real: the root is resolved, a link is resolved where it is met,
         # and any other entry is its real folder plus a name that is no link.
         if path in self.folders:
-            raise refuse(
+            raise _refuse(
                 name,
                 "leads (through a symlink) to a folder the bundle already holds: a loop or a "
                 "second copy",
@@ -139,11 +142,11 @@ def _check_name(name: str, leaf: str) -> None:
     try:
         leaf.encode("utf-8")
     except UnicodeEncodeError:
-        raise refuse(name, "is not a UTF-8 name, which a bundle cannot hold; rename it") from None
+        raise _refuse(name, "is not a UTF-8 name, which a bundle cannot hold; rename it") from None
     if any(ord(c) < 0x20 or ord(c) == 0x7F for c in leaf):
-        raise refuse(name, "has a control character in its name; rename it")
+        raise _refuse(name, "has a control character in its name; rename it")
     if "\\" in leaf:
-        raise refuse(name, "has a backslash in its name, a folder separator on Windows; rename it")
+        raise _refuse(name, "has a backslash in its name, a folder separator on Windows; rename it")
 
 
 def select_members(root: Path) -> Selection:

@@ -90,6 +90,7 @@ def current_template() -> TemplateRecord:
 
 
 def render_record(record: TemplateRecord) -> str:
+    """The text of `.mcpgen/scaffold.json`: stable JSON, so the record diffs well in git."""
     data = {"mcpgen_version": record.mcpgen_version, "template": dict(record.files)}
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
@@ -99,7 +100,8 @@ def record_template(root: Path) -> None:
     write_atomic(root / RECORD_PATH, render_record(current_template()))
 
 
-def load_record(root: Path) -> TemplateRecord | None:
+def _load_record(root: Path) -> TemplateRecord | None:
+    """The recorded template; None if there is none, an error if it is damaged or unsafe."""
     try:
         data = json.loads((root / RECORD_PATH).read_text(encoding="utf-8"))
         record = TemplateRecord(str(data["mcpgen_version"]), dict(data["template"]))
@@ -329,7 +331,7 @@ def _recorded_versions(root: Path, old: TemplateRecord | None) -> dict[str, str]
 
 def _update(root: Path, *, allow_downgrade: bool) -> UpdateResult:
     new = current_template()
-    old = load_record(root)
+    old = _load_record(root)
     if not allow_downgrade:
         refuse_downgrade(_recorded_versions(root, old))
     answers = load_answers(root)
