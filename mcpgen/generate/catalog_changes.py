@@ -63,10 +63,12 @@ class CatalogSummary:
 
     @property
     def moves(self) -> tuple[Move, ...]:
+        """The handler files renamed entries take along."""
         return tuple(m for r in self.renamed for m in r.moves)
 
     @property
     def empty(self) -> bool:
+        """Whether no resource, template or prompt changed."""
         return not (self.added or self.removed or self.renamed or self.changed)
 
 

@@ -54,6 +54,7 @@ class ToolChange:
 
     @property
     def breaking(self) -> tuple[SchemaChange, ...]:
+        """The changes that can break existing callers or the handler."""
         return tuple(c for c in self.changes if c.breaking)
 
 
@@ -76,6 +77,7 @@ class ChangeSummary:
 
     @property
     def moves(self) -> tuple[Move, ...]:
+        """Every user file that follows a renamed tool or catalog entry."""
         return tuple(m for r in self.renamed for m in r.moves) + self.catalog.moves
 
     @property
@@ -85,6 +87,7 @@ class ChangeSummary:
 
     @property
     def empty(self) -> bool:
+        """Whether nothing changed, in the tools or the catalog."""
         tools_same = not (self.added or self.removed or self.renamed or self.changed)
         return tools_same and self.catalog.empty
 

@@ -253,6 +253,7 @@ class Expected:
     passed: Mapping[str, frozenset[str] | None]
 
     def call(self) -> str:
+        """The call as reports show it: the handler and the keywords it gets, in backticks."""
         return f"`{self.python_name}({', '.join(self.passed)})`"
 
 
@@ -425,6 +426,7 @@ class GeneratedNames:
 
     @classmethod
     def of(cls, plan: RenderPlan, package: str) -> GeneratedNames:
+        """The names each generated module of the plan defines; one that does not parse is open."""
         modules: dict[str, set[str]] = {}
         open_modules: set[str] = set()
         for planned in plan.by_owner("generated"):

@@ -35,6 +35,7 @@ class Definition:
     assigned: frozenset[str] = frozenset()
 
     def real_name(self, name: str) -> str:
+        """The original of a name the module imported under another (`B` → `A`), else `name`."""
         return self.imported_as.get(name, name)
 
 

@@ -45,9 +45,11 @@ class GenerateReport:
 
     @property
     def stale(self) -> list[str]:
+        """The project files the run would change (see `ApplyPlan.stale`)."""
         return self.applied.stale()
 
     def diff(self) -> str:
+        """A unified diff of every action, for `--diff`."""
         return unified_diff(self.applied.actions)
 
 

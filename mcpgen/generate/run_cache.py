@@ -61,11 +61,13 @@ _TOOL_MODULES = (
 )
 
 
-def enabled() -> bool:
+def _enabled() -> bool:
+    """Whether the shortcut may be used: `MCPGEN_NO_RUN_CACHE` unset, empty or `0`."""
     return os.environ.get(DISABLE_ENV, "") in ("", "0")
 
 
-def cache_dir() -> Path:
+def _cache_dir() -> Path:
+    """The user's cache folder for run records, outside any project."""
     explicit = os.environ.get(CACHE_ENV)
     if explicit:
         return Path(explicit)
@@ -196,7 +198,7 @@ def _fingerprint(root: Path, inputs: Inputs, *, expected: bool) -> str:
 
 def _record_path(root: Path) -> Path:
     name = hashlib.sha256(os.fsencode(root)).hexdigest()[:32]  # any path, even undecodable
-    return cache_dir() / "runs" / f"{name}.json"
+    return _cache_dir() / "runs" / f"{name}.json"
 
 
 def _trusted(path: Path) -> bool:
@@ -213,7 +215,7 @@ def lookup(root: Path, manifest_arg: str, manifest_bytes: bytes) -> Outcome | No
     """The outcome of the run that proved this project up to date, if the disk still holds
     exactly what that run saw; None otherwise."""
     path = _record_path(root)
-    if not enabled() or not _trusted(path):
+    if not _enabled() or not _trusted(path):
         return None
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
@@ -241,7 +243,7 @@ def store(
     `still_true` is asked after the folders are listed: it recomputes what the listing
     decides (orphans, old packages), so a file added meanwhile is never recorded as absent.
     Failing to write the record costs the next run its shortcut, nothing more."""
-    if not enabled():
+    if not _enabled():
         return
     try:
         fingerprint = _fingerprint(root, inputs, expected=True)

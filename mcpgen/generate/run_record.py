@@ -25,6 +25,7 @@ class SeenInputs:
 
     @classmethod
     def read(cls, root: Path, manifest_path: Path | None) -> SeenInputs | None:
+        """The manifest's bytes and copier's answers now; None when the manifest cannot be read."""
         from mcpgen.manifest import find_manifest
         from mcpgen.scaffold.template import ANSWERS_FILE
 

@@ -38,6 +38,7 @@ class WatchedFiles:
 
     @classmethod
     def of(cls, files: Iterable[Path]) -> WatchedFiles:
+        """The keys and folders to watch for `files`, symlinked ones under both their names."""
         names: set[str] = set()
         for file in files:
             names.add(_key(file))
