@@ -109,4 +109,5 @@ def _session(manifest_path: Path) -> Iterator[None]:
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen add` to the `mcpgen` app."""
     app.add_typer(add_app)

@@ -33,6 +33,7 @@ def bundle(
         typer.Option("--output", "-o", help="Where to write (default: dist/NAME-VERSION.mcpb)."),
     ] = None,
 ) -> None:
+    """Pack the project at DIR and list what went in (help: `HELP`)."""
     from mcpgen.cli import out
     from mcpgen.cli.present import print_bundle
     from mcpgen.cli.project_dir import find_project_manifest
@@ -42,4 +43,5 @@ def bundle(
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen bundle` to the `mcpgen` app."""
     app.command("bundle", help=HELP)(bundle)

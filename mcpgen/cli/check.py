@@ -29,6 +29,7 @@ def check(
         Path, typer.Argument(help="Project directory (or its manifest file).", show_default=False)
     ] = Path("."),
 ) -> None:
+    """Print every check of the project at DIR; any failure fails the command (help: `HELP`)."""
     from mcpgen.cli import err
     from mcpgen.cli.present import print_check
     from mcpgen.cli.project_dir import find_project_manifest
@@ -41,4 +42,5 @@ def check(
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen check` to the `mcpgen` app."""
     app.command("check", help=HELP)(check)

@@ -268,5 +268,6 @@ def hosts(
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen config` and `mcpgen hosts` to the `mcpgen` app."""
     app.command("config")(config)
     app.command("hosts")(hosts)

@@ -62,4 +62,5 @@ def doctor(  # noqa: PLR0917  (typer passes options by keyword)
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen doctor` to the `mcpgen` app."""
     app.command("doctor")(doctor)

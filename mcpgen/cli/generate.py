@@ -41,6 +41,7 @@ def generate(
         bool, typer.Option("--watch", help="Regenerate on every save of the manifest.")
     ] = False,
 ) -> None:
+    """One run in the mode the flags choose, or a run per save with `--watch` (help: `HELP`)."""
     from mcpgen.cli import err, out
 
     if watch and (check or diff):
@@ -69,4 +70,5 @@ def generate(
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen generate` to the `mcpgen` app."""
     app.command("generate", help=HELP)(generate)

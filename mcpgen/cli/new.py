@@ -44,6 +44,7 @@ def new(
         bool, typer.Option(help="Initialise a git repository with a first commit.")
     ] = True,
 ) -> None:
+    """Create the project, asking for a name only in a terminal (help: `HELP`)."""
     from mcpgen.cli import err, present
     from mcpgen.commands.new import create_project, starting_manifest
 
@@ -61,4 +62,5 @@ def new(
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen new` to the `mcpgen` app."""
     app.command(help=HELP)(new)

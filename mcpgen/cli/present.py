@@ -126,7 +126,8 @@ def catalog_lines(summary: CatalogSummary) -> list[str]:
     return lines
 
 
-def print_summary(console: Console, summary: ChangeSummary) -> None:
+def _print_summary(console: Console, summary: ChangeSummary) -> None:
+    """The plan summary, one change a line."""
     for line in summary_lines(summary):
         console.print(line)
 
@@ -157,7 +158,8 @@ def print_written(console: Console, applied: ApplyPlan) -> None:
     console.print(f"Wrote {len(changes)} {noun}.")
 
 
-def print_orphans(console: Console, orphans: Iterable[str]) -> None:
+def _print_orphans(console: Console, orphans: Iterable[str]) -> None:
+    """Each orphaned handler or user test, and what to do with it."""
     from mcpgen.generate.changes import orphan_kind  # kept off `validate`'s path
 
     for path in orphans:
@@ -174,7 +176,8 @@ def print_orphans(console: Console, orphans: Iterable[str]) -> None:
             )
 
 
-def print_old_packages(console: Console, old_packages: Iterable[str], package: str) -> None:
+def _print_old_packages(console: Console, old_packages: Iterable[str], package: str) -> None:
+    """Each generated package a `package:` change left behind, and how to retire it."""
     for folder in old_packages:
         console.print(
             f"[yellow]Orphaned generated output:[/] {escape(folder)}/_generated/ is from before "
@@ -185,7 +188,8 @@ def print_old_packages(console: Console, old_packages: Iterable[str], package: s
         )
 
 
-def print_state_missing(console: Console) -> None:
+def _print_state_missing(console: Console) -> None:
+    """Why generated files that differ are refused when the state file is gone."""
     console.print(
         "[yellow]No .mcpgen/state.json:[/] generated files that match the manifest are kept "
         "as they are; any that differ are refused, since they may hold hand edits"
@@ -225,12 +229,12 @@ def _print_intro(console: Console, mode: Mode, decided: Prepared | GenerateRepor
         console.print(decided.recovered, style="yellow", markup=False)
     print_diagnostics(console, decided.warnings)
     if decided.state_missing:
-        print_state_missing(console)
+        _print_state_missing(console)
     if mode == "check":
         print_stale(console, decided.applied)
     else:
-        print_summary(console, decided.summary)
-    print_notes(console, decided.reused)
+        _print_summary(console, decided.summary)
+    _print_notes(console, decided.reused)
 
 
 def print_plan(console: Console, decided: Prepared | GenerateReport, mode: Mode) -> None:
@@ -243,9 +247,9 @@ def print_outcome(console: Console, report: GenerateReport) -> None:
     try:
         if report.mode == "write":
             print_written(console, report.applied)
-        print_notes(console, report.notes)
-        print_orphans(console, report.orphans)
-        print_old_packages(console, report.old_packages, report.package)
+        _print_notes(console, report.notes)
+        _print_orphans(console, report.orphans)
+        _print_old_packages(console, report.old_packages, report.package)
     except KeyboardInterrupt:  # Ctrl-C while listing: the writing is over
         raise interrupted_after_writing() from None
 
@@ -390,6 +394,7 @@ def print_update(console: Console, result: UpdateResult) -> None:
         console.print("Scaffold updated; review with `git diff`, then commit.")
 
 
-def print_notes(console: Console, lines: Iterable[str]) -> None:
+def _print_notes(console: Console, lines: Iterable[str]) -> None:
+    """Lines the user should notice (a handler taken over, a step skipped), in yellow."""
     for line in lines:
         console.print(f"[yellow]{escape(line)}[/]")

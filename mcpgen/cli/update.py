@@ -36,6 +36,7 @@ def update(
         ),
     ] = False,
 ) -> None:
+    """Merge the template into the project at DIR and list each file's fate (help: `HELP`)."""
     from mcpgen.cli import err
     from mcpgen.cli.present import print_update
     from mcpgen.cli.project_dir import find_project_manifest
@@ -56,4 +57,5 @@ def update(
 
 
 def register(app: typer.Typer) -> None:
+    """Add `mcpgen update` to the `mcpgen` app."""
     app.command("update", help=HELP)(update)
