@@ -3,44 +3,32 @@
 `--update-goldens` rewrites expected outputs (error snapshots, golden trees) from what the
 code produces now, instead of comparing against them. Review the diff before committing.
 
-Every test gets one tier marker, from where it lives: `e2e` (builds venvs, runs servers;
-slow), `property` (differential and state-machine tests over many generated examples),
-`golden` (compares output with committed files), `cli` (commands, in process) and `unit`
-(everything else). `pytest -m "not e2e and not property"` runs the fast tiers.
+A test's tier is the folder it lives in, directly under tests/: `unit` (in process: no
+process, socket, sleep or venv), `cli` (commands and the library API, in process), `golden`
+(compares output with committed files), `differential` (two judges over many inputs) and
+`e2e` (processes, sockets, signals, venvs; slow). Each test is marked with its tier, so
+`pytest -m "not e2e"` runs the rest, and the run ends with each tier's count and time.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections import defaultdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.support.demo_project import project  # noqa: F401  (fixture)
-from tests.support.hosts import manifest  # noqa: F401  (fixture)
+if TYPE_CHECKING:  # the fixtures import mcpgen when a test asks for them, not at collection
+    from mcpgen.manifest.model import Manifest
+    from tests.support.demo_project import Run
 
-ROOT = Path(__file__).resolve().parents[1]
-TIERS: dict[str, tuple[str, ...]] = {
-    # Real processes: generated projects in venvs, servers on loopback, signals, rival runs.
-    "e2e": (
-        "tests/e2e/",
-        "tests/sync/test_races.py",
-        "tests/sync/test_catalog_signals.py",
-        "tests/hosts/test_doctor.py",
-        "tests/unit/runtime/test_http.py",
-        "tests/unit/runtime/test_limits.py",
-        "tests/unit/runtime/test_oauth.py",
-        "tests/unit/runtime/test_doctor_auth.py",
-        "tests/unit/runtime/test_adversary_stdio.py",
-        "tests/unit/runtime/test_adversary_catalog.py",
-        "tests/unit/test_ship_bundle.py",
-    ),
-    # Differential and state-machine tests: many generated examples each, so minutes, not seconds.
-    "property": ("tests/unit/runtime/test_verdicts.py", "tests/sync/test_property.py"),
-    "golden": ("tests/test_examples.py", "tests/test_errors.py", "tests/hosts/test_render.py"),
-    "cli": ("tests/cli/", "tests/hosts/test_cli.py"),
-}
+TESTS = Path(__file__).resolve().parent
+TIERS = ("unit", "cli", "golden", "differential", "e2e")
+# Per tier: each test that reported here, and the seconds its setup, call and teardown took.
+# Reports arrive in this process when it runs the tests, and in the controller under xdist.
+TIMES: defaultdict[str, dict[str, float]] = defaultdict(dict)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -59,17 +47,59 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def tier_of(relative: str) -> str:
+    """The tier of a test from its path under the repository (`tests/<tier>/...`)."""
+    parts = relative.replace("\\", "/").split("/")
+    if len(parts) < 3 or parts[0] != "tests" or parts[1] not in TIERS:
+        raise pytest.UsageError(f"{relative}: a test lives in a tier folder, one of {TIERS}")
+    return parts[1]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        relative = item.path.relative_to(config.rootpath).as_posix()
+        item.add_marker(getattr(pytest.mark, tier_of(relative)))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    tests = TIMES[tier_of(report.nodeid.split("::")[0])]
+    tests[report.nodeid] = tests.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not TIMES:
+        return
+    terminalreporter.section("tiers: tests, and the seconds they took (summed over workers)")
+    for tier in TIERS:
+        if tests := TIMES.get(tier):
+            seconds = sum(tests.values())
+            terminalreporter.write_line(f"{tier:<12} {len(tests):>5} tests {seconds:>9.1f} s")
+
+
 @pytest.fixture
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     """True when the run was asked to rewrite expected outputs rather than check them."""
     return bool(request.config.getoption("--update-goldens"))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        # Marked by its module or itself: slow whatever its folder.
-        if item.get_closest_marker("e2e") or item.get_closest_marker("property"):
-            continue
-        path = item.path.relative_to(ROOT).as_posix()
-        tier = next((name for name, where in TIERS.items() if path.startswith(where)), "unit")
-        item.add_marker(getattr(pytest.mark, tier))
+@pytest.fixture
+def anyio_backend() -> str:
+    """The event loop every `@pytest.mark.anyio` test runs on (the SDK's, asyncio)."""
+    return "asyncio"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Run:
+    """A two-tool project (`tests/support/demo_project.py`), generated in process."""
+    from tests.support.demo_project import demo_project
+
+    return demo_project(tmp_path)
+
+
+@pytest.fixture
+def manifest() -> Manifest:
+    """The host snippets' weather manifest: every env and name rule in one server."""
+    from mcpgen.manifest.model import build_manifest
+    from tests.support.hosts import WEATHER
+
+    return build_manifest(WEATHER)

@@ -105,11 +105,6 @@ def json_response(request: pytest.FixtureRequest) -> bool:
     return bool(request.param)
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def test_answers_equal_the_sdk_s(json_response: bool) -> None:
     answers: dict[str, list[tuple[Any, ...]]] = {}
     for fast in (False, True):

@@ -133,7 +133,6 @@ def test_most_real_schemas_are_plain() -> None:
     assert len(_plain_corpus()) >= 100
 
 
-@pytest.mark.property
 @pytest.mark.parametrize("schema", _plain_corpus())
 @settings(
     max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)

@@ -1,11 +1,11 @@
-"""Fixtures: a real project generated from a small manifest (in process, no venv)."""
+"""A real project generated in process from a small two-tool manifest (no venv); the `project`
+fixture (tests/conftest.py) hands one to each test."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from mcpgen.generate import generate_project
@@ -72,9 +72,9 @@ class Run:
         return self.buffer.getvalue()
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Run:
-    run = Run(tmp_path / "demo")
+def demo_project(folder: Path) -> Run:
+    """`folder/demo` holding MANIFEST, generated once."""
+    run = Run(folder / "demo")
     run.root.mkdir()
     run.manifest(MANIFEST)
     run()

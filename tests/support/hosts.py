@@ -1,13 +1,11 @@
-"""Fixtures for host snippet tests: one manifest that exercises every env and name rule."""
+"""What the host snippet tests share: one manifest that exercises every env and name rule (the
+`manifest` fixture in tests/conftest.py builds it), project roots, and a machine's facts."""
 
 from __future__ import annotations
 
 from pathlib import PurePosixPath, PureWindowsPath
 
-import pytest
-
 from mcpgen.hosts.launch import LAUNCHER_PROGRAMS, MachineFacts, OsName, current_os
-from mcpgen.manifest.model import Manifest, build_manifest
 
 WEATHER = {
     "name": "weather",
@@ -30,11 +28,6 @@ WEATHER = {
 POSIX_ROOT = PurePosixPath("/home/me/weather")
 WINDOWS_ROOT = PureWindowsPath("C:\\Users\\me\\My Projects\\weather")
 SECRET_VALUE = "sk-live-DO-NOT-LEAK-4242"
-
-
-@pytest.fixture
-def manifest() -> Manifest:
-    return build_manifest(WEATHER)
 
 
 def fake_which(name: str) -> str:

@@ -21,8 +21,6 @@ import pytest
 
 from mcpgen.write.transaction import DELAY_ENV
 
-pytestmark = pytest.mark.e2e
-
 NOTE = b"my notes, saved into the new folder while mcpgen new ran\n"
 APPENDED = b"# my line, appended in place to a file mcpgen had just written\n"
 

@@ -18,8 +18,6 @@ from mcpgen.commands.update import (
 )
 from tests.support.project_venv import run_mcpgen
 
-pytestmark = pytest.mark.e2e
-
 OLD_LINE = "Made by an older mcpgen.\n"
 
 

@@ -42,8 +42,6 @@ from tests.support.generate_processes import (
 )
 from tests.support.in_memory import Tree
 
-pytestmark = pytest.mark.e2e
-
 RUNS = int(os.environ.get("MCPGEN_CRASH_RUNS", "3"))
 DELAY = 0.004  # seconds per commit step: about 150 steps, a commit window of over half a second
 QUIET = Console(file=open(os.devnull, "w"), color_system=None)

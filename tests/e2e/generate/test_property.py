@@ -46,8 +46,6 @@ from tests.support.project_venv import run_mcpgen
 
 from .test_races import writer
 
-pytestmark = pytest.mark.e2e
-
 OPS = (
     "add",
     "remove",

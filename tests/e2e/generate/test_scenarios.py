@@ -12,8 +12,6 @@ import pytest
 from tests.support.in_memory import snapshot_tree
 from tests.support.project_venv import ProjectVenv, assert_lint_clean, run_mcpgen, shared_venv
 
-pytestmark = pytest.mark.e2e
-
 HANDLERS = "src/wx/handlers"
 ALERTS = f"{HANDLERS}/get_alerts.py"
 MY_EDIT = "\n\ndef helper_i_wrote() -> str:  # written by hand, must survive\n    return 'mine'\n"

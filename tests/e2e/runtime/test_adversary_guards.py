@@ -13,8 +13,6 @@ import pytest
 
 from tests.e2e.runtime.test_adversary_stdio import Server, call
 
-pytestmark = pytest.mark.e2e
-
 TOOLS = ["breaks_sync", "breaks_async"]
 
 

@@ -16,8 +16,6 @@ from tests.support.runtime import SERVERS, http_wire
 from tests.support.runtime.hostile_tools import SECRET_ENV
 from tests.support.runtime.stdio_session import INITIALIZE, INITIALIZED
 
-pytestmark = pytest.mark.e2e
-
 HERE = SERVERS
 SECRET = "s3cret-Pa55word"
 # Started as a generated server starts (`boot.main`), and through `serve.main`.

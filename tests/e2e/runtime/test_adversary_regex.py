@@ -21,10 +21,7 @@ from tests.e2e.runtime.test_pattern_stall import (
 )
 from tests.support.runtime.redos_tools import RUNAWAY
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc"),
-]
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
 
 
 @pytest.fixture

@@ -11,8 +11,6 @@ import pytest
 
 from tests.support.runtime import SERVERS, http_wire
 
-pytestmark = pytest.mark.e2e
-
 SERVER = SERVERS / "context_server.py"
 MODERN = "2026-07-28"
 META = {

@@ -104,11 +104,6 @@ async def test_a_dispatcher_judges_isolated_schemas_off_the_event_loop() -> None
     assert longest < 0.1
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_a_verdict_computed_on_the_event_loop_gets_a_short_deadline() -> None:
     check = SchemaCheck({"pattern": BACKTRACKING_FALLBACK})

@@ -78,8 +78,3 @@ async def test_pool_counts_a_thread_busy_until_its_work_ends() -> None:
     await anyio.sleep(0.4)
     assert pool.busy == 0 and pool.overrun == 0
     assert await pool.run(len, "abc") == 3
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"

@@ -22,8 +22,6 @@ from tests.support.runtime import SERVERS, http_wire
 from tests.support.runtime.redos_tools import RUNAWAY
 from tests.support.runtime.stdio_session import INITIALIZE, INITIALIZED
 
-pytestmark = pytest.mark.e2e
-
 SERVER = SERVERS / "redos_server.py"
 # How long the concurrent call may take. Generous (two cores shared by every test run), and
 # still far below what a stalled server shows: the runaway match alone takes minutes in

@@ -26,8 +26,6 @@ from mcpgen.write.journal import JOURNAL_PATH
 from tests.support.generate_processes import mcpgen, wait_for
 from tests.support.in_memory import snapshot_tree
 
-pytestmark = pytest.mark.e2e
-
 NEW_TOOL = "  - name: extra\n    input_schema: {type: object}\n"
 
 

@@ -678,7 +678,6 @@ MANIFESTS = st.fixed_dictionaries(
 )
 
 
-@pytest.mark.property
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(MANIFESTS)
 def test_any_manifest_shaped_data_gives_diagnostics_never_an_exception(

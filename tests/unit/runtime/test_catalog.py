@@ -94,11 +94,6 @@ def server(**catalog: Any) -> Any:
     return build_server(info, Dispatcher(()))
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 @pytest.mark.parametrize("era", ERAS)
 async def test_resources_list_and_read(era: str) -> None:

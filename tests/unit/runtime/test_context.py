@@ -27,11 +27,6 @@ INFO = ServerInfo(name="ctx", version="0.1.0", script="ctx-server", description=
 ERAS = ["legacy", "2026-07-28"]
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 def server() -> Any:
     return build_server(INFO, Dispatcher(TOOLS, CallPolicy(env_names=("CTX_TEST_VAR",))))
 

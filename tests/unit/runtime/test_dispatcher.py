@@ -17,11 +17,6 @@ from tests.support.runtime.tiny_tools import INFO, TOOLS
 ARABIC_INDIC_ONE = "\u0661"  # a digit to Python's `\d`, not to ECMA-262's
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 async def call(name: str, arguments: dict[str, Any]) -> CallToolResult:
     async with Client(build_server(INFO, Dispatcher(TOOLS))) as client:
         return await client.call_tool(name, arguments)

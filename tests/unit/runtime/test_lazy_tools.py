@@ -32,11 +32,6 @@ def shout(args: ShoutInput) -> str:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def handler_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh, uniquely named handler module on sys.path, not imported yet."""
     name = f"lazy_handler_{tmp_path.name.replace('-', '_')}"

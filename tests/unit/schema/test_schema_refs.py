@@ -164,7 +164,6 @@ SCHEMAS = st.recursive(
 )
 
 
-@pytest.mark.property
 @settings(max_examples=400, deadline=None)
 @given(SCHEMAS)
 def test_any_schema_shaped_data_resolves_or_reports_never_raises(schema: dict[str, Any]) -> None:
