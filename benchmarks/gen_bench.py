@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus" / "real"
+CORPUS = REPO / "tests" / "corpus" / "real"
 WORK = REPO / "benchmarks" / ".work"
 NO_RUN_CACHE = "MCPGEN_NO_RUN_CACHE"  # mcpgen.generate.run_cache.DISABLE_ENV
 # generate's no-change records go here, not into the user's cache folder.

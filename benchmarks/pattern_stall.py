@@ -6,7 +6,7 @@
    `"a" * n + "!"`, each extra `a` doubling the time; extrapolated to n = 30.
 2. The server's matcher (`bounded_regex.search`) on n = 30: RE2 for `^(a+)+$`; the child
    process, given up at the verdict deadline, for `^(a+)+\\1$`.
-3. A real stdio server (tests/unit/runtime/redos_server.py): the runaway call and a `ping`
+3. A real stdio server (tests/support/runtime/redos_server.py): the runaway call and a `ping`
    sent together; the time to each answer, median of 5 rounds.
 """
 
@@ -26,7 +26,7 @@ from mcpgen.runtime import bounded_regex  # noqa: E402
 from mcpgen.runtime.regex_worker import compile_pattern  # noqa: E402
 
 RUNAWAY = "a" * 30 + "!"
-SERVER = REPO / "tests" / "unit" / "runtime" / "redos_server.py"
+SERVER = REPO / "tests" / "support" / "runtime" / "redos_server.py"
 
 
 def regress_alone() -> None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+from tests.support.corpus import manifest_files, real_files
 
 # Where the dialects part: what counts as whitespace, a digit, a word character, a line end.
 TRICKY = (
@@ -83,13 +82,13 @@ REALISTIC = (
 
 
 def corpus_patterns() -> list[str]:
-    """Every `pattern` and `patternProperties` key in the shared corpus of tool schemas."""
+    """Every `pattern` and `patternProperties` key in the corpus of tool schemas."""
     found: set[str] = set()
-    for path in sorted((CORPUS / "real").glob("*.json")):
+    for path in real_files():
         found.update(_patterns(json.loads(path.read_text(encoding="utf-8"))))
     from ruamel.yaml import YAML
 
-    for path in sorted((CORPUS / "manifests").glob("*.yaml")):
+    for path in manifest_files():
         found.update(_patterns(YAML(typ="safe").load(path)))
     return sorted(found)
 

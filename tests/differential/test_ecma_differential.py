@@ -1,6 +1,6 @@
 """Differential test: a pattern translated for RE2 matches exactly where regress matches.
 
-Patterns come from the shared corpus, from a list of real-world shapes and from a grammar of
+Patterns come from tests/corpus/, from a list of real-world shapes and from a grammar of
 every construct the translation handles; texts are drawn mostly from the characters where
 RE2's and ECMA-262's defaults part (Unicode whitespace, line terminators, other scripts'
 digits, astral characters). A disagreement means the translation is wrong for that pattern:
@@ -19,8 +19,6 @@ from hypothesis import strategies as st
 from mcpgen.runtime.linear_regex import linear_pattern
 from mcpgen.runtime.regex_worker import compile_pattern, compile_unicode
 from tests.differential.regex_samples import ALPHABET, REALISTIC, corpus_patterns, patterns, texts
-
-pytestmark = pytest.mark.property
 
 EXAMPLES = int(os.environ.get("MCPGEN_REGEX_EXAMPLES", "100"))
 SETTINGS = settings(

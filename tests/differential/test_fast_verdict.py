@@ -35,16 +35,16 @@ from mcpgen.manifest.tool_schema import (
 )
 from mcpgen.manifest.validate import manifest_json_schema_text
 from mcpgen.runtime.testing.schema_cases import cases
+from tests.support.corpus import manifest_files, real_files
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus"
 DRAFTS = sorted(set(DIALECTS.values()))
 # Values a schema keyword or a manifest key may wrongly hold (1.0: an integer to some drafts).
 ODD_VALUES: tuple[Any, ...] = (None, True, 0, -1, 1.0, 1.5, "", "x", "a\n", [], ["a", "a"], {})
 
 
 def _manifests() -> list[Path]:
-    paths = sorted((CORPUS / "manifests").glob("*.yaml"))
+    paths = manifest_files()
     paths += sorted((REPO / "examples").glob("*/mcpgen.yaml"))
     paths += sorted((REPO / "tests" / "golden" / "errors").glob("*.yaml"))
     return paths
@@ -63,7 +63,7 @@ def manifest_data() -> tuple[tuple[str, Any], ...]:
 @cache
 def tool_schemas() -> tuple[tuple[str, dict[str, Any]], ...]:
     found = []
-    for path in sorted((CORPUS / "real").glob("*.json")):
+    for path in real_files():
         for tool in json.loads(path.read_text(encoding="utf-8")):
             for key in ("inputSchema", "outputSchema"):
                 if isinstance(tool.get(key), dict):

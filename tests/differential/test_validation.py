@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,9 +12,9 @@ import pytest
 from mcpgen.render.invalid import invalid_arguments
 from mcpgen.runtime import validation
 from mcpgen.runtime.validation import SchemaCheck, json_path
+from tests.support.corpus import real_files
 
 ARABIC_INDIC_ONE = "\u0661"  # a digit to Python's `\d`, not to ECMA-262's
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real"
 SAMPLES: list[Any] = [
     "x",
     "",
@@ -49,10 +48,8 @@ def instances(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def corpus_schemas() -> list[Any]:
-    if not CORPUS.is_dir():
-        return []
     found = []
-    for path in sorted(CORPUS.glob("*.json")):
+    for path in real_files():
         for tool in json.loads(path.read_text(encoding="utf-8")):
             found.append(pytest.param(tool["inputSchema"], id=f"{path.stem}:{tool['name']}"))
     return found

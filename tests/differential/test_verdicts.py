@@ -38,9 +38,9 @@ from tests.differential.applicator_schemas import (
     objects,
 )
 from tests.differential.regex_samples import REALISTIC, corpus_patterns, texts
+from tests.support.corpus import manifest_files, real_files
 
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus"
 EXAMPLES = int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "2"))
 
 
@@ -54,10 +54,10 @@ def _never_called(arguments: AnyArguments) -> None:
 
 def tool_schemas() -> list[Any]:
     found = []
-    for path in sorted((CORPUS / "real").glob("*.json")):
+    for path in real_files():
         for tool in json.loads(path.read_text(encoding="utf-8")):
             found.append(pytest.param(tool["inputSchema"], id=f"{path.stem}:{tool['name']}"))
-    manifests = [*sorted((CORPUS / "manifests").glob("*.yaml"))]
+    manifests = manifest_files()
     manifests += sorted((REPO / "examples").glob("*/mcpgen.yaml"))
     for path in manifests:
         manifest = load_manifest(path)

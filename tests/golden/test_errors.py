@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from tests.support.cli_runner import Ran, run_cli
+from tests.support.corpus import manifest_files
 
 ERRORS = Path(__file__).parent / "errors"
 EXPECTED = ERRORS / "expected"
 CASES = sorted(ERRORS.glob("*.yaml"))
-CORPUS_MANIFEST = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "manifests"
 TMP = "<tmp>"
 
 
@@ -101,10 +101,7 @@ def test_missing_manifest_is_a_message_not_a_traceback(tmp_path: Path) -> None:
 
 
 def test_valid_manifest_exits_zero(tmp_path: Path) -> None:
-    manifests = sorted(CORPUS_MANIFEST.glob("*.yaml"))
-    if not manifests:
-        pytest.skip(f"shared corpus not found at {CORPUS_MANIFEST}")
-    result = run_mcpgen("validate", str(manifests[0].resolve()), cwd=tmp_path)
+    result = run_mcpgen("validate", str(manifest_files()[0]), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "valid (" in result.stderr
 

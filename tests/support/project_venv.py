@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support.corpus import manifest_files, real_files
+
 REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "corpus"
 
 # What a generated project needs at run and test time (its pyproject's dependencies and
 # `test` extra), installed once per session; hatchling lets projects install without isolation.
@@ -161,12 +162,8 @@ def http_server(command: list[str], port: int, env: dict[str, str] | None = None
 
 
 def corpus_manifests() -> list[tuple[str, Path]]:
-    """(id, manifest path or tools.json path) for every corpus input; empty if shared/ is absent."""
-    if not CORPUS.is_dir():
-        return []
-    real = sorted((CORPUS / "real").glob("*.json"))
-    manifests = sorted((CORPUS / "manifests").glob("*.yaml"))
-    return [(p.stem, p) for p in real] + [(p.stem, p) for p in manifests]
+    """(id, manifest path or tools.json path) for every corpus input."""
+    return [(p.stem, p) for p in [*real_files(), *manifest_files()]]
 
 
 def write_manifest_for(source: Path, destination: Path) -> Path:

@@ -7,14 +7,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.generate.changes import find_old_packages, find_orphans, summarise
 from mcpgen.manifest.model import Manifest, build_manifest
 from mcpgen.render.plan import PlannedFile, RenderPlan
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, snapshot
+from tests.support.corpus import real_files
 from tests.support.in_memory import manifest_of, tool, write_tree
 
 STR = {"type": "string"}
@@ -110,9 +109,6 @@ def test_orphans_are_handlers_no_tool_owns(tmp_path: Path) -> None:
     assert orphans == ("src/demo/handlers/gone.py",)
 
 
-CORPUS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus" / "real"
-
-
 def _widened(schema: Any) -> Any:
     """Every typed field also allows null, and each open object loses its last field: what
     the handler returns today still fits."""
@@ -133,7 +129,7 @@ def _widened(schema: Any) -> Any:
 
 def _corpus_tools_with_output() -> list[dict[str, Any]]:
     tools = []
-    for path in sorted(CORPUS.glob("*.json")):
+    for path in real_files():
         data = json.loads(path.read_text(encoding="utf-8"))
         for entry in data["tools"] if isinstance(data, dict) else data:
             if entry.get("outputSchema"):
@@ -144,7 +140,6 @@ def _corpus_tools_with_output() -> list[dict[str, Any]]:
 SCHEMAS = ("inputSchema", "outputSchema")
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is beside the clone in CI")
 def test_wider_results_and_fields_dropped_from_open_results_break_no_handler() -> None:
     tools = _corpus_tools_with_output()
     assert len(tools) > 100
