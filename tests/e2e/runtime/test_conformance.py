@@ -1,9 +1,9 @@
 """The generated weather server passes the official MCP conformance suite, the Inspector CLI
 and the SDK-client probes of `../shared/harness/conformance.sh`, over stdio and HTTP.
 
-Needs the harness installed (`../shared/harness/setup.sh`, which `.ci/run` calls); skipped
-with a reason otherwise. No expected-failures file is passed: the generated server answers
-the malformed stdio lines that SDK-based servers drop.
+Needs the harness beside the clone and installed (`bash ../shared/harness/setup.sh`, which
+`.ci/run` calls); skipped with a one-line reason otherwise. No expected-failures file is
+passed: the generated server answers the malformed stdio lines that SDK-based servers drop.
 """
 
 from __future__ import annotations
@@ -17,12 +17,21 @@ import pytest
 from tests.support.project_venv import REPO, ProjectVenv, free_port, run_mcpgen
 
 HARNESS = REPO.parent / "shared" / "harness"
-HARNESS_HOME = Path(os.environ.get("MCP_HARNESS_HOME", Path.home() / ".cache" / "mcp-harness"))
+CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+HARNESS_HOME = Path(os.environ.get("MCP_HARNESS_HOME", CACHE / "mcp-harness"))  # as setup.sh
+SETUP = "`bash ../shared/harness/setup.sh`"
 
-pytestmark = pytest.mark.skipif(
-    not (HARNESS / "conformance.sh").is_file() or not (HARNESS_HOME / ".venv").is_dir(),
-    reason="conformance harness not set up (run ../shared/harness/setup.sh)",
-)
+
+def _harness_missing() -> str:
+    """Why the harness cannot run here, in one line; empty when it can."""
+    if not (HARNESS / "conformance.sh").is_file():
+        return f"no MCP conformance harness at {HARNESS}: put it there, then run {SETUP}"
+    if not (HARNESS_HOME / ".venv").is_dir():
+        return f"MCP conformance harness not installed: run {SETUP}"
+    return ""
+
+
+pytestmark = pytest.mark.skipif(bool(_harness_missing()), reason=_harness_missing())
 
 
 @pytest.fixture(scope="module")
