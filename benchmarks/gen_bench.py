@@ -23,7 +23,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "corpus" / "real"
 WORK = REPO / "benchmarks" / ".work"
-NO_RUN_CACHE = "MCPGEN_NO_RUN_CACHE"  # mcpgen.generate.run_cache.DISABLE_ENV
+NO_RUN_CACHE = "MCPGEN_NO_RUN_CACHE"  # mcpgen.generation.run_cache.DISABLE_ENV
 # generate's no-change records go here, not into the user's cache folder.
 os.environ.setdefault("MCPGEN_CACHE_DIR", str(WORK / "cache"))
 
@@ -129,7 +129,7 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
     process with `quick`, which also skips the breakdown steps and the CLI validate.
     """
 
-    from mcpgen.generate import generate_project
+    from mcpgen.generation import generate_project
     from mcpgen.manifest import load_manifest
     from mcpgen.models.codegen import render_models
     from mcpgen.render.plan import render_plan
@@ -203,7 +203,7 @@ def bench_size(count: int, reps: int, *, quick: bool = False) -> dict[str, Any]:
 def bench_cli_regen(count: int, reps: int) -> dict[str, float]:
     """Wall time of `python -m mcpgen generate DIR` with nothing to do, and of `python -c pass`."""
 
-    from mcpgen.generate import generate_project
+    from mcpgen.generation import generate_project
 
     root = WORK / f"gen{count}" / "cli"  # written by bench_size(count) first
     shutil.rmtree(root, ignore_errors=True)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from mcpgen.generate.report import GenerateReport
+    from mcpgen.generation.report import GenerateReport
     from mcpgen.manifest.model import Manifest
 
 __all__ = ["__version__", "generate", "load_manifest"]
@@ -38,6 +38,6 @@ def generate(root: Path, *, check: bool = False, force: bool = False) -> Generat
     Prints nothing; the report holds the plan summary, every file action, stale files,
     orphaned handlers and an old package left by a `package:` change.
     """
-    from mcpgen.generate import generate_project
+    from mcpgen.generation import generate_project
 
     return generate_project(root, force=force, mode="check" if check else "write")

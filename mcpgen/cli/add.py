@@ -100,7 +100,7 @@ def _add(directory: Path, key: str, entry: dict[str, Any], what: str) -> None:
 def _session(manifest_path: Path) -> Iterator[None]:
     """The project's lock, after finishing or undoing a write a killed run left (said so)."""
     from mcpgen.cli import err
-    from mcpgen.generate.engine import project_session
+    from mcpgen.generation.engine import project_session
 
     with project_session(manifest_path.parent) as recovered:
         if recovered:

@@ -10,7 +10,7 @@ import typer
 from mcpgen.errors import ExitCode, McpgenError
 
 if TYPE_CHECKING:
-    from mcpgen.generate import Mode
+    from mcpgen.generation import Mode
 
 HELP = """Render the project in DIR from DIR/mcpgen.yaml and keep it in sync.
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from mcpgen.generate import GenerateReport, Mode
+    from mcpgen.generation import GenerateReport, Mode
 
 
 def generate_and_report(
@@ -22,7 +22,7 @@ def generate_and_report(
 ) -> GenerateReport:
     """Run generate, printing the plan before the first write and the outcome after it."""
     from mcpgen.cli import present
-    from mcpgen.generate import generate_project
+    from mcpgen.generation import generate_project
 
     report = generate_project(
         root,

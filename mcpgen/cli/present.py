@@ -1,6 +1,6 @@
 """How the CLI shows what the library returns: generate reports, diagnostics and errors.
 
-The library (`mcpgen.generate`, `generate_project`) prints nothing; every command and
+The library (`mcpgen.generation`, `generate_project`) prints nothing; every command and
 `generate --watch` print through this one module.
 """
 
@@ -21,9 +21,9 @@ if TYPE_CHECKING:  # `mcpgen validate` prints through here: it must not import t
     from mcpgen.commands.check import CheckReport
     from mcpgen.commands.new import NewProject
     from mcpgen.commands.update import UpdateResult
-    from mcpgen.generate.catalog_changes import CatalogRename, CatalogSummary
-    from mcpgen.generate.changes import ChangeSummary, Rename
-    from mcpgen.generate.report import GenerateReport, Mode, Prepared
+    from mcpgen.generation.catalog_changes import CatalogRename, CatalogSummary
+    from mcpgen.generation.changes import ChangeSummary, Rename
+    from mcpgen.generation.report import GenerateReport, Mode, Prepared
     from mcpgen.hosts.doctor import Check, HostReport, Probe
     from mcpgen.hosts.launch import Launch
     from mcpgen.write.apply import Action, ApplyPlan
@@ -160,7 +160,7 @@ def print_written(console: Console, applied: ApplyPlan) -> None:
 
 def _print_orphans(console: Console, orphans: Iterable[str]) -> None:
     """Each orphaned handler or user test, and what to do with it."""
-    from mcpgen.generate.changes import orphan_kind  # kept off `validate`'s path
+    from mcpgen.generation.changes import orphan_kind  # kept off `validate`'s path
 
     for path in orphans:
         if orphan_kind(path) == "handler":
@@ -276,7 +276,7 @@ def print_error(console: Console, error: McpgenError) -> None:
 
 def print_check(console: Console, report: CheckReport) -> None:
     """`mcpgen check`: warnings, stale files, handler problems, orphans."""
-    from mcpgen.generate.changes import orphan_kind
+    from mcpgen.generation.changes import orphan_kind
 
     if report.recovered:
         console.print(report.recovered, style="yellow", markup=False)

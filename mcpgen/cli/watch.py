@@ -76,7 +76,7 @@ class _Watch:
     """The loop's state: whether a save still waits for its run, and what is watched."""
 
     def __init__(self, root: Path, manifest: Path, *, force: bool, console: Console) -> None:
-        from mcpgen.generate.watch import WatchedFiles, embedded_files
+        from mcpgen.generation.watch import WatchedFiles, embedded_files
 
         self.root, self.manifest, self.force, self.console = root, manifest, force, console
         self.watched = WatchedFiles.of(embedded_files(root, manifest))
@@ -122,7 +122,7 @@ class _Watch:
         return None
 
     def _refresh(self) -> bool:
-        from mcpgen.generate.watch import WatchedFiles, embedded_files
+        from mcpgen.generation.watch import WatchedFiles, embedded_files
 
         watched = WatchedFiles.of(embedded_files(self.root, self.manifest))
         self.seen = watched.fingerprint()
@@ -168,7 +168,7 @@ def _watch_until_the_files_change(state: _Watch, stop_event: threading.Event | N
     The first generate runs inside the loop, once the watcher exists: a save made while it
     runs is then seen, not lost. Before a watcher goes, the saves it has queued are read, and
     the new one compares the files with how they were when the old one stopped looking."""
-    from mcpgen.generate.watch import saves
+    from mcpgen.generation.watch import saves
 
     events = saves(state.watched, stop_event)
     try:

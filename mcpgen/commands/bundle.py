@@ -24,7 +24,7 @@ from mcpgen.errors import McpgenError
 from mcpgen.write.atomic import fsync_directory
 
 if TYPE_CHECKING:
-    from mcpgen.generate.report import Prepared
+    from mcpgen.generation.report import Prepared
 
 # Fixed member timestamps: the same project gives the same bytes, whenever it is packed.
 _EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -69,7 +69,7 @@ def current_project(root: Path, manifest_path: Path) -> Prepared:
     """The project's plan, if its generated files are what `mcpgen generate` would write
     (the check `generate --check` makes, with the state file's hashes telling hand edits);
     McpgenError otherwise. Reads only."""
-    from mcpgen.generate.engine import prepare
+    from mcpgen.generation.engine import prepare
     from mcpgen.write.journal import JOURNAL_PATH
 
     if os.path.lexists(root / JOURNAL_PATH):

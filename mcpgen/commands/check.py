@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mcpgen.errors import Diagnostic, ManifestInvalid
-from mcpgen.generate.handler_check import HandlerProblem
+from mcpgen.generation.handler_check import HandlerProblem
 from mcpgen.manifest.model import Manifest
 from mcpgen.write.apply import ApplyPlan
 
@@ -42,10 +42,10 @@ def check_project(manifest_path: Path) -> CheckReport:
 
     Raises ManifestInvalid (with every diagnostic) for a bad manifest.
     """
-    from mcpgen.generate import prepare
-    from mcpgen.generate.changes import find_old_packages, find_orphans
-    from mcpgen.generate.engine import project_session
-    from mcpgen.generate.handler_check import check_handlers
+    from mcpgen.generation import prepare
+    from mcpgen.generation.changes import find_old_packages, find_orphans
+    from mcpgen.generation.engine import project_session
+    from mcpgen.generation.handler_check import check_handlers
     from mcpgen.manifest import check_manifest
     from mcpgen.scaffold.template import with_scaffold_names
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcpgen.errors import ManifestInvalid, McpgenError, has_errors
-from mcpgen.generate.report import GenerateReport, Prepared
+from mcpgen.generation.report import GenerateReport, Prepared
 from mcpgen.manifest import MANIFEST_FILENAME
 from mcpgen.manifest.model import Manifest
 from mcpgen.write import journal, transaction
@@ -105,7 +105,7 @@ def create_project(
     a file mcpgen wrote that the user has changed since. The error says what was done.
     """
     from mcpgen.commands.update import record_template
-    from mcpgen.generate import generate_project
+    from mcpgen.generation import generate_project
 
     _refuse_non_empty(target)
     made = _Made(target, [p for p in (target, *target.parents) if not p.exists()])

@@ -79,12 +79,12 @@ def test_new_commits_the_project_as_mcpgen(tmp_path: Path) -> None:
 def test_new_removes_what_it_created_when_a_step_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import mcpgen.generate
+    import mcpgen.generation
 
     def broken(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(mcpgen.generate, "generate_project", broken)
+    monkeypatch.setattr(mcpgen.generation, "generate_project", broken)
     done = run_cli("new", "w", "--no-input", "--no-git", cwd=tmp_path)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert "No space left on device; removed w and the" in done.stderr, done.stderr

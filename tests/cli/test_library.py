@@ -57,7 +57,7 @@ def test_generate_no_longer_writes_host_snippets(project: Path) -> None:
 def test_check_loads_the_manifest_and_scans_src_once(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import mcpgen.generate.changes
+    import mcpgen.generation.changes
     import mcpgen.manifest
 
     mcpgen.generate(project)
@@ -73,7 +73,7 @@ def test_check_loads_the_manifest_and_scans_src_once(
         monkeypatch.setattr(module, name, wrapper)
 
     counted(mcpgen.manifest, "check_manifest")
-    counted(mcpgen.generate.changes, "find_old_packages")
+    counted(mcpgen.generation.changes, "find_old_packages")
     done = run_cli("check", str(project))
     assert done.returncode == 0, done.stderr
     assert "All 1 handlers match the dispatcher." in done.stderr

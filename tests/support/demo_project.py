@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from mcpgen.generate import generate_project
+from mcpgen.generation import generate_project
 
 MANIFEST = """\
 # A comment the user wrote.

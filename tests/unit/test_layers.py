@@ -1,7 +1,7 @@
 """The package reads as the pipeline: no module imports from a layer above its own.
 
-core → schema → manifest → models → render (the plan) → write → scaffold → generate, with
-hosts beside generate, one workflow per command above them and the command line on top.
+core → schema → manifest → models → render (the plan) → write → scaffold → generation, with
+hosts beside generation, one workflow per command above them and the command line on top.
 Imports are read with `ast` (including those deferred inside functions and under
 `TYPE_CHECKING`), so a cycle cannot hide behind a late import.
 """
@@ -27,7 +27,7 @@ LAYERS: list[set[str]] = [
     {"render"},
     {"write"},
     {"scaffold"},
-    {"generate", "hosts"},
+    {"generation", "hosts"},
     {"commands"},
     {"cli"},
     {"__init__", "__main__"},  # the public API and `python -m mcpgen`
@@ -36,7 +36,7 @@ RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
 
 
 def unit_of(module: str) -> str:
-    """`mcpgen.generate.engine` → `sync`; the package itself → `__init__`."""
+    """`mcpgen.generation.engine` → `generation`; the package itself → `__init__`."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 

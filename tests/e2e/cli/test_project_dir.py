@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpgen.generate import generate_project
+from mcpgen.generation import generate_project
 
 MANIFEST = """\
 name: demo

@@ -150,7 +150,7 @@ def test_doctor_against_a_generated_server(tmp_path: Path) -> None:
     import os
     import stat
 
-    from mcpgen.generate import generate_project
+    from mcpgen.generation import generate_project
     from mcpgen.manifest import find_manifest, load_manifest
     from tests.cli.test_hosts import MANIFEST
 

@@ -11,7 +11,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from mcpgen.generate import generate_project
+from mcpgen.generation import generate_project
 from mcpgen.manifest.model import build_manifest
 from mcpgen.models.codegen import render_models
 

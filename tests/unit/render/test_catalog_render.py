@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mcpgen.generate.handler_check import check_handlers, keyword_signature_problem
+from mcpgen.generation.handler_check import check_handlers, keyword_signature_problem
 from mcpgen.manifest import check_text, load_manifest
 from mcpgen.manifest.model import Manifest
 from mcpgen.render.plan import render_plan

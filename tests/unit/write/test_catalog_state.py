@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from mcpgen.errors import McpgenError
-from mcpgen.generate.catalog_changes import keep_catalog_python_names, summarise_catalog
+from mcpgen.generation.catalog_changes import keep_catalog_python_names, summarise_catalog
 from mcpgen.manifest.model import Manifest, build_manifest
 from mcpgen.render.plan import render_plan
 from mcpgen.write.state import parse_state, render_state, snapshot

@@ -23,7 +23,7 @@ import pytest
 from rich.console import Console
 
 from mcpgen.cli.watch import watch_project
-from mcpgen.generate.watch import embedded_files
+from mcpgen.generation.watch import embedded_files
 from mcpgen.write.transaction import DELAY_ENV
 from tests.support.demo_project import Run
 from tests.support.generate_processes import run_mcpgen

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
-from mcpgen.generate import run_cache, run_record
-from mcpgen.generate.changes import (
+from mcpgen.generation import run_cache, run_record
+from mcpgen.generation.changes import (
     explicit_python_names,
     find_old_packages,
     find_orphans,
@@ -23,7 +23,7 @@ from mcpgen.generate.changes import (
     keep_user_paths,
     summarise,
 )
-from mcpgen.generate.report import GenerateReport, Mode, Prepared
+from mcpgen.generation.report import GenerateReport, Mode, Prepared
 from mcpgen.write import apply, journal, transaction
 from mcpgen.write.lock import project_lock
 from mcpgen.write.state import State, load_state, render_state, sha256_hex, snapshot
@@ -83,7 +83,7 @@ def load(
 
     Raises ManifestInvalid with every problem of a bad manifest.
     """
-    from mcpgen.generate.catalog_changes import (
+    from mcpgen.generation.catalog_changes import (
         explicit_catalog_python_names,
         keep_catalog_python_names,
     )

@@ -14,14 +14,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 
-from mcpgen.generate.catalog_changes import CatalogSummary, summarise_catalog
-from mcpgen.generate.schema_diff import SchemaChange, input_changes, output_changes
-from mcpgen.generate.stubs import RetiredStub, retired_stubs
+from mcpgen.generation.catalog_changes import CatalogSummary, summarise_catalog
+from mcpgen.generation.schema_diff import SchemaChange, input_changes, output_changes
+from mcpgen.generation.stubs import RetiredStub, retired_stubs
 from mcpgen.write.apply import Move
 from mcpgen.write.state import State, ToolRecord
 
 if TYPE_CHECKING:  # the renderer loads only when a run renders (see `run_cache`)
-    from mcpgen.generate.handler_check import Finding
+    from mcpgen.generation.handler_check import Finding
     from mcpgen.manifest.model import Manifest, Tool
     from mcpgen.render.plan import RenderPlan
 
@@ -201,8 +201,8 @@ def _judged_imports(
 ) -> list[ToolChange]:
     """A change that takes a generated model away breaks the handler exactly when its file
     imports a name the new generated code lacks: the verdict `mcpgen check` gives after."""
-    from mcpgen.generate.handler_check import GeneratedNames, judge_tool_imports
-    from mcpgen.generate.handler_source import ProjectSources
+    from mcpgen.generation.handler_check import GeneratedNames, judge_tool_imports
+    from mcpgen.generation.handler_source import ProjectSources
 
     sources, generated = ProjectSources(root), GeneratedNames.of(plan, manifest.package)
     tools = {t.name: t for t in manifest.tools}

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mcpgen.generate.schema_diff import input_changes, output_changes
+from mcpgen.generation.schema_diff import input_changes, output_changes
 
 
 def obj(required: tuple[str, ...] = (), **properties: Any) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from mcpgen.generate.schema_diff import SchemaChange
+from mcpgen.generation.schema_diff import SchemaChange
 from mcpgen.manifest.model import Manifest, Prompt, Resource, ResourceTemplate
 from mcpgen.write.apply import Move
 from mcpgen.write.state import CatalogRecord, State
@@ -196,7 +196,7 @@ def _judged_on_disk(
     its file (where it is now, before a rename moves it): one that already takes the new
     parameters (by name, annotated to accept what the server passes) does not break, and a
     missing one gets a stub."""
-    from mcpgen.generate.handler_check import judge_catalog_handler
+    from mcpgen.generation.handler_check import judge_catalog_handler
     from mcpgen.render.catalog import catalog_entries, handler_of
 
     entry = next(

@@ -9,7 +9,7 @@ import signal
 import time
 from pathlib import Path
 
-from mcpgen.generate import generate_project
+from mcpgen.generation import generate_project
 from mcpgen.write.journal import JOURNAL_PATH
 from tests.support.demo_project import MANIFEST
 from tests.support.generate_processes import (

@@ -6,7 +6,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from mcpgen.errors import McpgenError
-from mcpgen.generate.handler_check import check_handler_source
+from mcpgen.generation.handler_check import check_handler_source
 from mcpgen.manifest.append import append_tool
 from tests.support.in_memory import manifest_of, tool
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpgen.core.header import GENERATED_HEADER
-from mcpgen.generate.changes import find_old_packages, find_orphans, summarise
+from mcpgen.generation.changes import find_old_packages, find_orphans, summarise
 from mcpgen.manifest.model import Manifest, build_manifest
 from mcpgen.render.plan import PlannedFile, RenderPlan
 from mcpgen.write.apply import Move

@@ -15,7 +15,7 @@ import pytest
 from mcpgen.cli import main
 from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.errors import McpgenError
-from mcpgen.generate.engine import prepare
+from mcpgen.generation.engine import prepare
 from mcpgen.write import apply, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
 from tests.support.demo_project import Run

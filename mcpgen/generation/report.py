@@ -1,5 +1,5 @@
 """What a generate run decided and did (`GenerateReport`), and what it decided before the
-first write (`Prepared`): the values `mcpgen.generate` hands its callers."""
+first write (`Prepared`): the values `mcpgen.generation` hands its callers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from mcpgen.errors import Diagnostic
-from mcpgen.generate.changes import ChangeSummary
+from mcpgen.generation.changes import ChangeSummary
 from mcpgen.write import apply
 from mcpgen.write.diff import unified_diff
 

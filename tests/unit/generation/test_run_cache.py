@@ -20,7 +20,7 @@ from rich.console import Console
 from mcpgen.cli.present import print_report
 from mcpgen.core.header import GENERATED_HEADER
 from mcpgen.errors import McpgenError
-from mcpgen.generate import engine, generate_project, run_cache
+from mcpgen.generation import engine, generate_project, run_cache
 from mcpgen.write.journal import JOURNAL_PATH
 from mcpgen.write.state import STATE_PATH
 from tests.support.demo_project import MANIFEST, Run

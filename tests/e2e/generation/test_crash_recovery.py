@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from mcpgen.generate import generate_project
+from mcpgen.generation import generate_project
 from mcpgen.write.journal import JOURNAL_PATH
 from mcpgen.write.lock import LOCK_PATH
 from tests.support.generate_processes import (

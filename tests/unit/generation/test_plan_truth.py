@@ -9,8 +9,8 @@ import pytest
 
 from mcpgen.cli import main
 from mcpgen.errors import McpgenError
-from mcpgen.generate.engine import prepare
-from mcpgen.generate.handler_check import check_handlers
+from mcpgen.generation.engine import prepare
+from mcpgen.generation.handler_check import check_handlers
 from tests.support.demo_project import Run
 
 HANDLERS = "src/demo/handlers"

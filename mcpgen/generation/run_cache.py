@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from mcpgen import __version__
 from mcpgen.errors import Diagnostic
-from mcpgen.generate.changes import find_old_packages
+from mcpgen.generation.changes import find_old_packages
 from mcpgen.write import journal
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpgen.generate import run_cache
+from mcpgen.generation import run_cache
 from tests.support.demo_project import Run
 
 TOOLS = "src/demo/_generated/tools.py"

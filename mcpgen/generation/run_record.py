@@ -7,9 +7,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcpgen.generate import run_cache
-from mcpgen.generate.changes import ChangeSummary, find_old_packages, find_orphans
-from mcpgen.generate.report import GenerateReport, Mode, Prepared
+from mcpgen.generation import run_cache
+from mcpgen.generation.changes import ChangeSummary, find_old_packages, find_orphans
+from mcpgen.generation.report import GenerateReport, Mode, Prepared
 from mcpgen.write import apply, journal
 from mcpgen.write.state import STATE_PATH, sha256_hex
 
@@ -63,7 +63,7 @@ def proven_report(root: Path, mode: Mode, outcome: run_cache.Outcome) -> Generat
 def remember(root: Path, seen: SeenInputs, prepared: Prepared, report: GenerateReport) -> None:
     """Record a run that left the project as its manifest renders it (see `run_cache`)."""
     from mcpgen.core.relpath import lexical_problem
-    from mcpgen.generate.changes import orphan_folders
+    from mcpgen.generation.changes import orphan_folders
     from mcpgen.scaffold.template import ANSWERS_FILE
 
     applied = report.applied

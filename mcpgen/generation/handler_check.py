@@ -21,7 +21,7 @@ from mcpgen.render.plan import RenderPlan
 
 if TYPE_CHECKING:
     from mcpgen.render.catalog import CatalogHandler
-from mcpgen.generate.handler_source import (
+from mcpgen.generation.handler_source import (
     Definition,
     Function,
     Missing,

@@ -12,7 +12,7 @@ commit by SIGKILL, SIGTERM or SIGINT (the next run recovers), or raced by the us
 new tool's handler while the commit runs (the user's file wins).
 
 `MCPGEN_PROPERTY_EXAMPLES` sets how many sequences hypothesis tries (default 6, for CI);
-e.g. `MCPGEN_PROPERTY_EXAMPLES=30 pytest tests/e2e/generate/test_property.py` for a longer search.
+e.g. `MCPGEN_PROPERTY_EXAMPLES=30 pytest tests/e2e/generation/test_property.py` for a longer search.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from mcpgen.commands.update import (
     update_scaffold,
 )
 from mcpgen.core.names import class_name, python_identifier
-from mcpgen.generate import generate_project
+from mcpgen.generation import generate_project
 from mcpgen.write.state import STATE_PATH, load_state
 from tests.support.generate_processes import mcpgen, wait_for_journal
 from tests.support.project_venv import run_mcpgen

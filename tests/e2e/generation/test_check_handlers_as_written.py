@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from mcpgen.commands.check import check_project
-from mcpgen.generate.engine import prepare
-from mcpgen.generate.handler_check import check_handlers
+from mcpgen.generation.engine import prepare
+from mcpgen.generation.handler_check import check_handlers
 from tests.support.demo_project import Run
 
 REPO = Path(__file__).resolve().parents[3]
