@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support.corpus import manifest_files, real_files
+from tests.support.once import once
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -108,20 +108,17 @@ def _requirements_key() -> str:
 
 
 def shared_venv() -> ProjectVenv:
-    """The session's project venv, made once and reused while the requirements stay the same.
-
-    A lock file keeps parallel test workers from building it twice.
-    """
+    """The session's project venv, made once (by one worker) and reused while the
+    requirements stay the same."""
     base = Path(os.environ.get("MCPGEN_TEST_VENVS", REPO / ".test-venvs"))
     base.mkdir(parents=True, exist_ok=True)
     target = ProjectVenv(base / f"projects-{_requirements_key()}")
-    ready = target.root / ".ready"
-    with open(base / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not ready.exists():
-            venv.EnvBuilder(with_pip=True, clear=True).create(target.root)
-            target.pip("install", *PROJECT_REQUIREMENTS)
-            ready.write_text("ok")
+
+    def make() -> None:
+        venv.EnvBuilder(with_pip=True, clear=True).create(target.root)
+        target.pip("install", *PROJECT_REQUIREMENTS)
+
+    once(target.root / ".ready", make, lock=base / ".lock")  # make() clears target.root
     return target
 
 

@@ -16,6 +16,7 @@ from mcpgen.commands.bundle import build_bundle
 from mcpgen.errors import McpgenError
 from mcpgen.manifest.model import build_manifest
 from mcpgen.render.bundle_manifest import bundle_manifest
+from tests.support.once import once
 from tests.support.weather_project import fresh_weather, weather
 
 REPO = Path(__file__).resolve().parents[3]
@@ -28,29 +29,22 @@ __all__ = ["fresh_weather", "weather"]  # fixtures
 
 @pytest.fixture(scope="module")
 def mcpb() -> Path:
+    """The official MCP Bundle CLI, installed into NPM_FOLDER once, whatever the workers."""
     binary = NPM_FOLDER / "node_modules" / ".bin" / "mcpb"
-    if not binary.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            if os.environ.get("CI"):
-                pytest.fail("CI must run the bundle tests: npm is missing")
-            pytest.skip("npm is not installed")
-        NPM_FOLDER.mkdir(exist_ok=True)
-        subprocess.run(
-            [
-                npm,
-                "install",
-                "--silent",
-                "--no-audit",
-                "--no-fund",
-                "--prefix",
-                str(NPM_FOLDER),
-                MCPB_PACKAGE,
-            ],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
+    npm = shutil.which("npm")
+    if npm is None:
+        if binary.exists():
+            return binary
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the bundle tests: npm is missing")
+        pytest.skip("npm is not installed")
+
+    def install() -> None:
+        command = [npm, "install", "--silent", "--no-audit", "--no-fund"]
+        command += ["--prefix", str(NPM_FOLDER), MCPB_PACKAGE]
+        subprocess.run(command, check=True, capture_output=True, timeout=600)
+
+    once(NPM_FOLDER / f"{MCPB_PACKAGE.rsplit('/', maxsplit=1)[-1]}.installed", install)
     return binary
 
 
