@@ -8,12 +8,11 @@ Standard library only until the warm-up imports the server: see `stdio.opening`.
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..core.protocol import sdk_verified
+from ..core.sdk_contract import fast_paths
 from ..core.server_info import ServerInfo
 from ..stdio.claim import claimed_stdio
 from ..stdio.opening import Opening
@@ -59,6 +58,5 @@ def main(
 
 
 def can_open() -> bool:
-    """True where the opening answers can be given: a platform that can wait on a pipe and
-    a wake-up pipe at once, and the SDK release the answers were proven with."""
-    return os.name == "posix" and sdk_verified()
+    """True where the opening may answer (`core.sdk_contract`, which logs why not, once)."""
+    return fast_paths(opening=True).on

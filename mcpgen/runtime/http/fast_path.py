@@ -33,7 +33,6 @@ from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecurityMiddleware, TransportSecuritySettings
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp.types import DEFAULT_NEGOTIATED_VERSION, JSONRPCRequest, jsonrpc_message_adapter
-from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 from sse_starlette import EventSourceResponse
 from starlette.applications import Starlette
@@ -42,6 +41,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..core.sdk_contract import VERIFIED_PROTOCOLS
 from ..dispatch.dispatcher import Dispatcher
 from ..stdio.fast_path import PlainAnswers
 from .gate import replaying
@@ -117,7 +117,7 @@ class StatelessFastPath:
                 return None
             if name == _VERSION_HEADER:
                 found = value.decode("latin-1")
-        if found is not None and found not in HANDSHAKE_PROTOCOL_VERSIONS:
+        if found is not None and found not in VERIFIED_PROTOCOLS.handshake:
             return None  # the SDK's 2026-era entry, or its refusal of an unknown version
         version = DEFAULT_NEGOTIATED_VERSION if found is None else found
         return version if PlainAnswers.serves_version(version) else None

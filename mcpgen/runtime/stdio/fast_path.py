@@ -11,8 +11,8 @@ Everything else goes to the SDK: `initialize` and every other method, a request 
 session is initialized, one with `_meta` (a progress token, a log-level opt-in, a 2026-era
 envelope) or any parameter beyond the plain ones, a tool that wants a `Context` or asks for
 confirmation, and every request when the server was given middleware or cache hints that
-this module does not reproduce, and every request under an SDK release other than the one
-the answers were proven identical with (`VERIFIED_SDK`; the differential test proves it).
+this module does not reproduce, and every request where `core.sdk_contract` says the fast
+paths are off (an SDK release other than those the differential tests proved them with).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from importlib import metadata
 from typing import Any
 
 import anyio
@@ -42,14 +41,13 @@ from mcp.types import (
     RequestId,
 )
 from mcp.types.methods import serialize_server_result
-from mcp.types.version import KNOWN_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
-from ..core.protocol import VERIFIED_SDK
+from ..core.sdk_contract import VERIFIED_PROTOCOLS, fast_paths
 from ..dispatch.context import input_required_results
 from ..dispatch.dispatcher import Dispatcher
 
-try:  # private parts of the SDK: a release that moves them turns the fast path off, not the server
+try:  # private parts of the SDK, there in every release `core.sdk_contract` accepts
     from mcp.server._otel import OpenTelemetryMiddleware
     from mcp.shared.jsonrpc_dispatcher import handler_exception_to_error_data
 except ImportError:  # pragma: no cover
@@ -78,7 +76,8 @@ class PlainAnswers:
         # middleware act only on a request carrying `requestState` (not plain, so never
         # here) or a result asking for input (only a handler with a Context asks).
         self.usable = (
-            _verified_sdk()
+            SDK_PARTS
+            and fast_paths().on
             and not any(method in getattr(server, "cache_hints", {}) for method in METHODS)
             and all(
                 isinstance(m, OpenTelemetryMiddleware | RequestStateBoundary)
@@ -91,7 +90,7 @@ class PlainAnswers:
     @staticmethod
     def serves_version(version: object) -> bool:
         """A handshake-era version, whose answers are the ones proven identical."""
-        return version in KNOWN_PROTOCOL_VERSIONS and version not in MODERN_PROTOCOL_VERSIONS
+        return version in VERIFIED_PROTOCOLS.handshake
 
     def plain(self, request: JSONRPCRequest) -> bool:
         """`tools/call` of a context-free tool with nothing but a name and arguments, or a
@@ -249,10 +248,3 @@ class FastPath:
 
 def _dumped(result: BaseModel) -> dict[str, Any]:
     return result.model_dump(by_alias=True, mode="json", exclude_none=True)
-
-
-def _verified_sdk() -> bool:
-    try:
-        return SDK_PARTS and metadata.version("mcp").startswith(VERIFIED_SDK)
-    except metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
-        return False

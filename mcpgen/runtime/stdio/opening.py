@@ -13,10 +13,11 @@ its answer to the replayed `initialize` is dropped (and compared with the one se
 every line not answered yet goes to it, in order. From then on the session is the SDK's, as
 if it had been from the start.
 
-The answers here are byte for byte the SDK's (a differential test runs both at every protocol
-version the SDK knows), and are given only under the SDK release they were proven with
-(`core.protocol.VERIFIED_SDK`); under any other, or where the platform cannot wait on a pipe
-and the worker thread at once (Windows), the server loads first and the SDK answers everything.
+The answers here are byte for byte the SDK's (the differential tests run the SDK's own
+`stdio_server` beside it at every protocol version the SDK knows), and are given only where
+`core.sdk_contract` says the fast paths are on: under the SDK releases they were proven with,
+on a platform that can wait on a pipe and the worker thread at once. Elsewhere the server
+loads first and the SDK answers everything.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..core.protocol import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE
+from ..core.sdk_contract import VERIFIED_PROTOCOLS
 from ..core.server_info import ServerInfo
 from ..core.tool_table import as_plain_json, encode_json
 
@@ -215,7 +216,8 @@ class Opening:
     def _initialize_result(self, requested: str) -> bytes:
         """The SDK's `InitializeResult` for this server at the negotiated version: its
         per-version serialiser sorts every object's keys, and drops what is unset."""
-        version = requested if requested in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE
+        known = VERIFIED_PROTOCOLS  # the installed SDK's, while the opening answers
+        version = requested if requested in known.handshake else known.latest_handshake
         cached = self._results.get(version)
         if cached is not None:
             return cached
