@@ -28,6 +28,7 @@ from mcpgen.render.env import environment
 from mcpgen.render.invalid import accepts, invalid_arguments
 from mcpgen.render.publish import published_definition
 from mcpgen.render.server_json import server_json_text
+from mcpgen.render.vendored_runtime import FOLDER, runtime_api, runtime_sources, used_modules
 
 # generated: rewritten whole on every run, hash kept in the state file, hand edits refused.
 # user: created once if absent, never modified or deleted afterwards (handlers, user tests).
@@ -81,6 +82,7 @@ class ProjectPaths:
     def __init__(self, manifest: Manifest) -> None:
         self.package = f"src/{manifest.package}"
         self.generated = f"{self.package}/_generated"
+        self.runtime = f"{self.package}/{FOLDER}"
         self._own_tests = {f"tests/test_{t.python_name}.py" for t in manifest.tools}
 
     def handler(self, tool: Tool) -> str:
@@ -144,6 +146,7 @@ def _generated_files(
     context: dict[str, Any] = {
         "manifest": manifest,
         "header": GENERATED_HEADER,
+        "runtime_api": runtime_api(),
         "header_text": GENERATED_HEADER_TEXT,
         "handler_paths": handler_paths,
         "wire_keys": WIRE_KEYS,
@@ -185,7 +188,7 @@ def _generated_files(
         rendered[CATALOG_TEST] = "test_catalog_contract.py.jinja"
     files = [PlannedFile(f"{paths.generated}/models.py", models_source, "generated")]
     files += [PlannedFile(path, _render(t, **context), "generated") for path, t in rendered.items()]
-    files += _runtime_files(paths)
+    files += _runtime_files(manifest.package, paths, files)
     files.append(PlannedFile("server.json", server_json_text(manifest), "generated"))
     files.append(PlannedFile("manifest.json", bundle_manifest_text(manifest), "generated"))
     cases = resources.files("mcpgen.runtime.testing") / "schema_cases.py"
@@ -193,13 +196,14 @@ def _generated_files(
     return files
 
 
-def _runtime_files(paths: ProjectPaths) -> list[PlannedFile]:
-    """`mcpgen.runtime`'s modules, copied verbatim into `_generated/`."""
-    package = resources.files("mcpgen.runtime")
+def _runtime_files(
+    package: str, paths: ProjectPaths, rendered: list[PlannedFile]
+) -> list[PlannedFile]:
+    """The modules of `mcpgen.runtime` the rendered Python uses, vendored into `_runtime/`."""
+    python = [(f.path, f.content) for f in rendered if f.path.endswith(".py")]
     return [
-        _copied(f"{paths.generated}/{item.name}", item)
-        for item in sorted(package.iterdir(), key=lambda item: item.name)
-        if item.name.endswith(".py") and item.name != "__init__.py"
+        PlannedFile(f"{paths.runtime}/{path}", text, "generated")
+        for path, text in runtime_sources(used_modules(package, python))
     ]
 
 

@@ -8,3 +8,8 @@ only its own layer and those below, by relative import, never `mcpgen`, and noth
 `entry`: the copies must work in a project where mcpgen is not installed, and a project gets
 only the modules its server uses.
 """
+
+# The contract between rendered code and this runtime: raised whenever code rendered for the
+# old number would not work with this runtime (a name it imports moved, a signature changed).
+# The generated `_generated/__init__.py` checks it at import.
+API = 1

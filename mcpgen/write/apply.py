@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from mcpgen.core.header import GENERATED_HEADER
+from mcpgen.core.header import GENERATED_HEADER, RUNTIME_HEADER
 from mcpgen.errors import ExitCode, McpgenError
 from mcpgen.write import paths, transaction
 from mcpgen.write.state import STATE_PATH, sha256_hex
@@ -122,9 +122,11 @@ class _Disk:
 
 
 def _python_not_ours(path: str, data: bytes) -> bool:
-    """Every Python file mcpgen generates starts with its header; one without it is not mcpgen's
-    whatever a (possibly hostile) state file records."""
-    return path.endswith(".py") and not data.startswith(GENERATED_HEADER.encode())
+    """Every Python file mcpgen generates starts with its header (the vendored runtime's with
+    its own); one without either is not mcpgen's whatever a (possibly hostile) state file
+    records."""
+    headers = (GENERATED_HEADER.encode(), RUNTIME_HEADER.encode())
+    return path.endswith(".py") and not data.startswith(headers)
 
 
 def _check_inside(root: Path, path: str, where: str) -> None:
