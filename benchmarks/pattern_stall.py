@@ -22,8 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from mcpgen.runtime import bounded_regex  # noqa: E402
-from mcpgen.runtime.regex_worker import compile_pattern  # noqa: E402
+from mcpgen.runtime.validation import bounded_regex  # noqa: E402
+from mcpgen.runtime.validation.regex_worker import compile_pattern  # noqa: E402
 
 RUNAWAY = "a" * 30 + "!"
 SERVER = REPO / "tests" / "support" / "runtime" / "redos_server.py"

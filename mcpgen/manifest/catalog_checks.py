@@ -20,7 +20,7 @@ from mcpgen.core.relpath import lexical_problem, outside_reason
 from mcpgen.manifest.messages import Finding
 from mcpgen.manifest.model import COMPLETION_HANDLER, completion_module
 from mcpgen.manifest.sourcemap import JsonPath
-from mcpgen.runtime.uri_template import ambiguities, query_misplaced
+from mcpgen.runtime.catalog.uri_template import ambiguities, query_misplaced
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _TOKEN = r"[A-Za-z0-9!#$&^_.+-]+"

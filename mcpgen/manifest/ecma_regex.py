@@ -1,7 +1,7 @@
 """JSON Schema regular expressions read as ECMA-262: the one implementation is the runtime's,
 which every generated server ships, so a manifest is judged exactly as its server judges calls."""
 
-from mcpgen.runtime.ecma_regex import (
+from mcpgen.runtime.validation.ecma_regex import (
     InvalidPattern,
     compile_pattern,
     extra_keys,

@@ -51,7 +51,7 @@ def backtracking_findings(tools: list[Any]) -> list[Finding]:
 
 def _consequence(pattern: str) -> str:
     # Imported for a risky pattern only: the server's matcher loads RE2 and its child process.
-    from mcpgen.runtime.bounded_regex import VERDICT_BUDGET, is_linear
+    from mcpgen.runtime.validation.bounded_regex import VERDICT_BUDGET, is_linear
 
     rewrite = "; rewrite it without nested or overlapping repetition"
     if is_linear(pattern):

@@ -22,7 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, validators
 
-from mcpgen.runtime.regex_worker import InvalidPattern, compile_pattern
+from mcpgen.runtime.validation.regex_worker import InvalidPattern, compile_pattern
 from tests.differential.regex_samples import ALPHABET
 
 DRAFT_2019 = "https://json-schema.org/draft/2019-09/schema"

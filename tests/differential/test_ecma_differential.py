@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mcpgen.runtime.linear_regex import linear_pattern
-from mcpgen.runtime.regex_worker import compile_pattern, compile_unicode
+from mcpgen.runtime.validation.linear_regex import linear_pattern
+from mcpgen.runtime.validation.regex_worker import compile_pattern, compile_unicode
 from tests.differential.regex_samples import ALPHABET, REALISTIC, corpus_patterns, patterns, texts
 
 EXAMPLES = int(os.environ.get("MCPGEN_REGEX_EXAMPLES", "100"))

@@ -19,11 +19,11 @@ import httpx
 import pytest
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-from mcpgen.runtime import http_fast_path
-from mcpgen.runtime.http import build_app
-from mcpgen.runtime.http_options import HttpOptions
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import build_server
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import build_server
+from mcpgen.runtime.http import fast_path as http_fast_path
+from mcpgen.runtime.http.options import HttpOptions
+from mcpgen.runtime.http.transport import build_app
 from tests.differential.test_stdio_fast_path import TOOLS
 from tests.support.runtime.tiny_tools import INFO
 

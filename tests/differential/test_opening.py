@@ -1,4 +1,4 @@
-"""The start-up answers (`boot.Opening`) are byte for byte the SDK's, and only where it may
+"""The start-up answers (`stdio.opening.Opening`) are byte for byte the SDK's, and only where it may
 give them; the SDK then takes the session over as if it had served it from the start.
 
 Every comparison runs the same lines through a real session of the SDK (`serve_fds` over
@@ -22,15 +22,17 @@ import anyio
 import pytest
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
-from mcpgen.runtime import boot
-from mcpgen.runtime.boot import OFFERS, Opening, Rest, ServerInfo
-from mcpgen.runtime.catalog import Catalog
-from mcpgen.runtime.prompts import PromptSpec
-from mcpgen.runtime.resources import ResourceSpec, TemplateSpec
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import build_server
-from mcpgen.runtime.stdio_fast_path import FastPath
-from mcpgen.runtime.stdio_transport import serve_fds
+from mcpgen.runtime.catalog.catalog import Catalog
+from mcpgen.runtime.catalog.prompts import PromptSpec
+from mcpgen.runtime.catalog.resources import ResourceSpec, TemplateSpec
+from mcpgen.runtime.core.sdk_contract import fast_paths
+from mcpgen.runtime.core.server_info import OFFERS, ServerInfo
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.console import can_open
+from mcpgen.runtime.entry.serve import build_server
+from mcpgen.runtime.stdio.fast_path import FastPath
+from mcpgen.runtime.stdio.opening import Handover, Opening
+from mcpgen.runtime.stdio.transport import serve_fds
 from tests.support.runtime.stdio_tools import SERVER_TOOLS, call
 
 INFO = ServerInfo(
@@ -104,7 +106,7 @@ def _line(message: Any) -> bytes:
 
 
 def _sdk_session(
-    info: ServerInfo, lines: list[bytes], opening: Rest | None = None
+    info: ServerInfo, lines: list[bytes], opening: Handover | None = None
 ) -> tuple[list[bytes], Dispatcher]:
     """The answer lines of the SDK's session (with the fast path) to `lines`, then EOF."""
     in_read, in_write = os.pipe()
@@ -236,7 +238,7 @@ def test_only_the_handshake_ping_and_tools_list_are_answered_in_their_order() ->
 
 
 class _WarmUp:
-    """Stands for `boot.WarmUp`: done when the test says so."""
+    """Stands for `entry.warm_up.WarmUp`: done when the test says so."""
 
     def __init__(self) -> None:
         self.fd, self._wake = os.pipe()
@@ -274,7 +276,7 @@ class _Client:
         self.answers: list[bytes] = []
         self.opening = Opening(INFO, SERVER_TOOLS, max_line)
 
-    def run(self, chunks: list[tuple[bytes, int]], then: str = "end") -> Rest | None:
+    def run(self, chunks: list[tuple[bytes, int]], then: str = "end") -> Handover | None:
         """`chunks`: (bytes, answers expected); `then`: "end" the input, "finish" the
         warm-up, or "wait" for the opening to give up on its own."""
 
@@ -301,7 +303,7 @@ class _Client:
         thread.join(timeout=30)
         return rest
 
-    def handed_over(self, rest: Rest, more: bytes = b"") -> list[bytes]:
+    def handed_over(self, rest: Handover, more: bytes = b"") -> list[bytes]:
         """The SDK's answers, given the opening's `rest` and then `more` on the input."""
         if self.in_write >= 0:
             os.write(self.in_write, more)
@@ -456,5 +458,5 @@ def test_another_signal_neither_ends_the_opening_nor_makes_it_spin(client: _Clie
 
 
 def test_the_sdk_release_is_read_without_importing_it() -> None:
-    assert boot.sdk_verified()
-    assert boot.can_boot()
+    assert fast_paths(opening=True).on
+    assert can_open()

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, validators
 
-from mcpgen.runtime.plain_schema import compile_plain
 from mcpgen.runtime.testing.schema_cases import cases
-from mcpgen.runtime.validation import SchemaCheck, non_finite
+from mcpgen.runtime.validation.plain_schema import compile_plain
+from mcpgen.runtime.validation.schema_check import SchemaCheck, non_finite
 from tests.differential.test_verdicts import tool_schemas
 
 REPO = Path(__file__).resolve().parents[2]
@@ -148,7 +148,7 @@ def test_corpus_verdicts(schema: dict[str, Any], data: st.DataObject) -> None:
 def _loaded_after(schema: dict[str, Any], instance: Any) -> set[str]:
     script = (
         "import json, sys\n"
-        "from mcpgen.runtime.validation import SchemaCheck\n"
+        "from mcpgen.runtime.validation.schema_check import SchemaCheck\n"
         f"check = SchemaCheck(json.loads({json.dumps(json.dumps(schema))}))\n"
         f"check.problems(json.loads({json.dumps(json.dumps(instance))}))\n"
         "print(json.dumps(sorted(sys.modules)))\n"

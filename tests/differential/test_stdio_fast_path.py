@@ -17,11 +17,12 @@ import anyio
 import pytest
 from mcp.types import JSONRPCRequest
 
-from mcpgen.runtime import stdio_fast_path, stdio_transport
-from mcpgen.runtime.runtime import Dispatcher, ToolSpec
-from mcpgen.runtime.serve import build_server
-from mcpgen.runtime.stdio_fast_path import FastPath
-from mcpgen.runtime.stdio_transport import serve_fds
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher, ToolSpec
+from mcpgen.runtime.entry.serve import build_server
+from mcpgen.runtime.stdio import fast_path as stdio_fast_path
+from mcpgen.runtime.stdio import transport as stdio_transport
+from mcpgen.runtime.stdio.fast_path import FastPath
+from mcpgen.runtime.stdio.transport import serve_fds
 from tests.support.runtime.stdio_tools import INITIALIZED, NAP, SERVER_TOOLS, NapInput, call
 from tests.support.runtime.tiny_tools import INFO
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from mcpgen.render.invalid import invalid_arguments
-from mcpgen.runtime import validation
-from mcpgen.runtime.validation import SchemaCheck, json_path
+from mcpgen.runtime.validation import schema_check as validation
+from mcpgen.runtime.validation.schema_check import SchemaCheck, json_path
 from tests.support.corpus import real_files
 
 ARABIC_INDIC_ONE = "\u0661"  # a digit to Python's `\d`, not to ECMA-262's

@@ -25,10 +25,10 @@ from pydantic import BaseModel, ConfigDict
 
 from mcpgen.manifest import load_manifest
 from mcpgen.render.publish import published_definition
-from mcpgen.runtime.ecma_regex import with_ecma_regex
-from mcpgen.runtime.runtime import Dispatcher, ToolSpec
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher, ToolSpec
 from mcpgen.runtime.testing.schema_cases import Case, cases
-from mcpgen.runtime.validation import SchemaCheck
+from mcpgen.runtime.validation.ecma_regex import with_ecma_regex
+from mcpgen.runtime.validation.schema_check import SchemaCheck
 from tests.differential import tally
 from tests.differential.applicator_schemas import (
     array_schemas,

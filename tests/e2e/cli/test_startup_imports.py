@@ -48,7 +48,7 @@ VALIDATE_NEVER = (*HEAVY, "rich")
 VALIDATE_NEVER_OWN = (
     "mcpgen.cli.present",
     "mcpgen.manifest.catalog_checks",
-    "mcpgen.runtime.bounded_regex",
+    "mcpgen.runtime.validation.bounded_regex",
     "mcpgen.schema.refs",
     "mcpgen.schema.walk",
     "mcpgen.write",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcpgen.runtime.bounded_regex import PATIENCE, VERDICT_BUDGET
+from mcpgen.runtime.validation.bounded_regex import PATIENCE, VERDICT_BUDGET
 from tests.e2e.runtime.test_pattern_stall import (
     INITIALIZE,
     INITIALIZED,

@@ -10,10 +10,10 @@ import anyio
 import pytest
 from mcp.types import CallToolResult
 
-from mcpgen.runtime import bounded_regex
-from mcpgen.runtime.bounded_regex import PatternTimeout, search, verdict_budget
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.validation import LOOP_BUDGET, SchemaCheck
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.validation import bounded_regex
+from mcpgen.runtime.validation.bounded_regex import PatternTimeout, search, verdict_budget
+from mcpgen.runtime.validation.schema_check import LOOP_BUDGET, SchemaCheck
 from tests.support.runtime.redos_tools import TOOLS
 
 RUNAWAY = "a" * 30 + "!"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from mcpgen.runtime.errors import Redactor, shortened
+from mcpgen.runtime.core.errors import Redactor, shortened
 from tests.support.runtime import SERVERS
 from tests.support.runtime.hostile_tools import SECRET_ENV
 from tests.support.runtime.wire import StdioSession, stdio_session, text

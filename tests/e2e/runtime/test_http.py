@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from mcpgen.runtime.http import transport_security
-from mcpgen.runtime.http_options import HttpOptions
+from mcpgen.runtime.http.options import HttpOptions
+from mcpgen.runtime.http.transport import transport_security
 from tests.support.runtime.http_wire import SERVER, Answer, free_port, http_server
 
 TOKEN = "t0ken-for-the-tests-0123456789"

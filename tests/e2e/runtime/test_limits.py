@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcpgen.runtime.limits import PoolSaturated, WorkerPool
+from mcpgen.runtime.core.limits import PoolSaturated, WorkerPool
 from tests.support.runtime import SERVERS
 from tests.support.runtime.wire import StdioSession, stdio_session, text
 

@@ -1,7 +1,7 @@
 """Each example project answers the handshake and tools/list at start-up (from `launch.py`,
 before its catalog or the SDK is loaded) exactly as its own SDK server answers them.
 
-The runtime's differential test (`test_boot`) proves the answers for any `ServerInfo`; this
+The runtime's differential test (`test_opening`) proves the answers for any `ServerInfo`; this
 proves that what the generator writes into `launch.py` (`offers` above all) matches what the
 project's catalog then serves. Each example runs in a fresh interpreter, with its own copy of
 the runtime.
@@ -20,12 +20,13 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 PROBE = """
 import json, os, sys, threading
 import anyio
-from {package}._generated import boot, launch, server
-from {package}._generated.stdio_fast_path import FastPath
-from {package}._generated.stdio_transport import serve_fds
+from {package}._generated import launch, server
+from {package}._runtime.stdio.fast_path import FastPath
+from {package}._runtime.stdio.opening import Opening
+from {package}._runtime.stdio.transport import serve_fds
 
 lines = [json.dumps(m).encode() for m in json.loads(sys.argv[1])]
-opening = boot.Opening(launch.SERVER, launch.TOOLS, 1 << 20)
+opening = Opening(launch.SERVER, launch.TOOLS, 1 << 20)
 ours = [opening._answer(line) for line in lines]
 in_read, in_write = os.pipe()
 out_read, out_write = os.pipe()

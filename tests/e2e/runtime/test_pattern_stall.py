@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from mcpgen.runtime.bounded_regex import VERDICT_BUDGET
+from mcpgen.runtime.validation.bounded_regex import VERDICT_BUDGET
 from tests.support.runtime import SERVERS, http_wire
 from tests.support.runtime.redos_tools import RUNAWAY
 from tests.support.runtime.stdio_session import INITIALIZE, INITIALIZED

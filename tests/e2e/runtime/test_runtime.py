@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator, validators
 
-from mcpgen.runtime.ecma_regex import with_ecma_regex
 from mcpgen.runtime.testing.schema_cases import Case, cases
+from mcpgen.runtime.validation.ecma_regex import with_ecma_regex
 from tests.support.project_venv import ProjectVenv, manifest_wire_tools, run_mcpgen
 from tests.support.runtime.stdio_session import Session
 

@@ -9,7 +9,7 @@ import pytest
 from mcp.types import INVALID_REQUEST, PARSE_ERROR
 from pydantic import BaseModel, ValidationError
 
-from mcpgen.runtime.stdio import error_for
+from mcpgen.runtime.stdio.line_errors import error_for
 from tests.support.runtime import SERVERS
 from tests.support.runtime.stdio_session import Session
 from tests.support.runtime.tiny_tools import ECHO, TOOLS

@@ -22,8 +22,8 @@ SERVER = SERVERS / "tiny_server.py"
 MODULE_DUMP = f"""
 import json, sys
 sys.path.insert(0, {str(ROOT)!r})
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import main
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import main
 from tests.support.runtime.tiny_tools import INFO, TOOLS
 main(INFO, Dispatcher(TOOLS), [])
 sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")

@@ -17,9 +17,9 @@ import anyio
 import pytest
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, JSONRPCResponse
 
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import build_server
-from mcpgen.runtime.stdio_transport import Encoder, encode, serve_fds
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import build_server
+from mcpgen.runtime.stdio.transport import Encoder, encode, serve_fds
 from tests.support.runtime.stdio_tools import INITIALIZED, NAP, SERVER_TOOLS, call
 from tests.support.runtime.tiny_tools import INFO, TOOLS
 
@@ -167,7 +167,7 @@ def test_a_reader_gone_away_does_not_stop_the_server_from_finishing() -> None:
 
 CLAIM_SCRIPT = """
 import os, subprocess, sys
-from mcpgen.runtime.stdio_transport import claimed_stdio
+from mcpgen.runtime.stdio.claim import claimed_stdio
 with claimed_stdio() as (read_fd, write_fd):
     print("handler print")
     subprocess.run([sys.executable, "-c", "print('child print')"], check=True)

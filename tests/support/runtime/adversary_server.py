@@ -12,8 +12,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from mcpgen.runtime import boot, stdio_fast_path, stdio_transport
-from mcpgen.runtime.runtime import Dispatcher
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.stdio import fast_path as stdio_fast_path
+from mcpgen.runtime.stdio import opening as boot
+from mcpgen.runtime.stdio import transport as stdio_transport
 from tests.support.runtime.adversary_tools import INFO, TOOLS
 
 if __name__ == "__main__":

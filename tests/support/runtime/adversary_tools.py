@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any
 
-from mcpgen.runtime.runtime import ToolSpec
+from mcpgen.runtime.dispatch.dispatcher import ToolSpec
 from tests.support.runtime import hostile_tools
 from tests.support.runtime.hostile_tools import Args, _spec
 

@@ -16,12 +16,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from mcpgen.runtime.catalog import Catalog
-from mcpgen.runtime.errors import ToolError
-from mcpgen.runtime.prompts import PromptSpec
-from mcpgen.runtime.resources import ResourceSpec, TemplateSpec
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import ServerInfo, main
+from mcpgen.runtime.catalog.catalog import Catalog
+from mcpgen.runtime.catalog.prompts import PromptSpec
+from mcpgen.runtime.catalog.resources import ResourceSpec, TemplateSpec
+from mcpgen.runtime.core.errors import ToolError
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import main
 
 SECRET_ENV = "CATALOG_DB_PASSWORD"
 KINDS: dict[str, type[BaseException]] = {

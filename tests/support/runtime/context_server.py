@@ -7,8 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import ServerInfo, main
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import main
 from tests.support.runtime.context_tools import TOOLS
 
 INFO = ServerInfo(name="ctx", version="0.1.0", script="ctx-server", description="Context.")

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from mcpgen.runtime.context import Context
-from mcpgen.runtime.runtime import ToolSpec
+from mcpgen.runtime.dispatch.context import Context
+from mcpgen.runtime.dispatch.dispatcher import ToolSpec
 
 SEEN: dict[str, Any] = {}
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import main
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import main
 from tests.support.runtime.hostile_tools import INFO, TOOLS
 
 if __name__ == "__main__":

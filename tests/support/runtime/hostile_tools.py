@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_serializer
 
-from mcpgen.runtime.context import Context
-from mcpgen.runtime.errors import ToolError
-from mcpgen.runtime.runtime import ToolSpec
-from mcpgen.runtime.serve import ServerInfo
+from mcpgen.runtime.core.errors import ToolError
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.context import Context
+from mcpgen.runtime.dispatch.dispatcher import ToolSpec
 
 SECRET_ENV = "HOSTILE_DB_PASSWORD"
 

@@ -10,8 +10,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from pydantic import BaseModel, ConfigDict
 
-from mcpgen.runtime.runtime import Dispatcher, ToolSpec
-from mcpgen.runtime.serve import ServerInfo, main
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher, ToolSpec
+from mcpgen.runtime.entry.serve import main
 
 
 class MeasureInput(BaseModel):

@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from mcpgen.runtime.runtime import ToolSpec
-from mcpgen.runtime.serve import ServerInfo
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.dispatcher import ToolSpec
 
 # RE2 runs this one in linear time.
 NESTED = "^(a+)+$"

@@ -9,7 +9,7 @@ from typing import Any
 import anyio
 from pydantic import BaseModel, ConfigDict
 
-from mcpgen.runtime.runtime import ToolSpec
+from mcpgen.runtime.dispatch.dispatcher import ToolSpec
 from tests.support.runtime.tiny_tools import TOOLS
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}

@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
-from mcpgen.runtime.runtime import ToolSpec
-from mcpgen.runtime.serve import ServerInfo
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.dispatcher import ToolSpec
 
 
 class EchoInput(BaseModel):

@@ -22,15 +22,16 @@ from mcp.types import (
     TextResourceContents,
 )
 
-from mcpgen.runtime import resources as resources_module
-from mcpgen.runtime.catalog import Catalog
-from mcpgen.runtime.context import Context
-from mcpgen.runtime.prompts import PromptSpec
-from mcpgen.runtime.resources import ResourceSpec, TemplateSpec
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import ServerInfo, build_server
-from mcpgen.runtime.template_values import Refused, decoded, typed
-from mcpgen.runtime.uri_template import UriTemplate
+from mcpgen.runtime.catalog import resources as resources_module
+from mcpgen.runtime.catalog.catalog import Catalog
+from mcpgen.runtime.catalog.prompts import PromptSpec
+from mcpgen.runtime.catalog.resources import ResourceSpec, TemplateSpec
+from mcpgen.runtime.catalog.template_values import Refused, decoded, typed
+from mcpgen.runtime.catalog.uri_template import UriTemplate
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.context import Context
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import build_server
 
 ERAS = ["legacy", "2026-07-28"]
 PNG = base64.b64encode(b"\x89PNG\r\n").decode()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from mcpgen.runtime.completions import MAX_VALUES, complete_from
+from mcpgen.runtime.catalog.completions import MAX_VALUES, complete_from
 
 
 @pytest.mark.anyio

@@ -17,10 +17,11 @@ from mcp.types import (
     TextContent,
 )
 
-from mcpgen.runtime.context import Context
-from mcpgen.runtime.questions import Elicit, ListRoots, Sample
-from mcpgen.runtime.runtime import CallPolicy, Dispatcher, ToolSpec
-from mcpgen.runtime.serve import ServerInfo, build_server
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.context import Context
+from mcpgen.runtime.dispatch.dispatcher import CallPolicy, Dispatcher, ToolSpec
+from mcpgen.runtime.dispatch.questions import Elicit, ListRoots, Sample
+from mcpgen.runtime.entry.serve import build_server
 from tests.support.runtime.context_tools import SEEN, TOOLS, Args
 
 INFO = ServerInfo(name="ctx", version="0.1.0", script="ctx-server", description="Context.")

@@ -10,8 +10,8 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 
-from mcpgen.runtime.runtime import Dispatcher
-from mcpgen.runtime.serve import build_server
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import build_server
 from tests.support.runtime.tiny_tools import INFO, TOOLS
 
 ARABIC_INDIC_ONE = "\u0661"  # a digit to Python's `\d`, not to ECMA-262's

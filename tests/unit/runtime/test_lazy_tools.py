@@ -13,8 +13,9 @@ from mcp import Client
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel
 
-from mcpgen.runtime.runtime import Dispatcher, LazyTool, ToolCode
-from mcpgen.runtime.serve import build_server
+from mcpgen.runtime.core.tool_table import LazyTool, ToolCode
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry.serve import build_server
 from tests.support.runtime.tiny_tools import INFO
 
 DEFINITION = {"name": "shout", "inputSchema": {"type": "object", "properties": {}}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcpgen.runtime.message_id import EDGE_BYTES, request_id
+from mcpgen.runtime.core.message_id import EDGE_BYTES, request_id
 
 PAD = b"x" * 100_000
 

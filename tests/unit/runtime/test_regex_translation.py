@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from mcpgen.runtime.bounded_regex import is_linear, search
-from mcpgen.runtime.linear_regex import linear_pattern, to_re2
-from mcpgen.runtime.regex_worker import compile_pattern
-from mcpgen.runtime.validation import SchemaCheck
+from mcpgen.runtime.validation.bounded_regex import is_linear, search
+from mcpgen.runtime.validation.linear_regex import linear_pattern, to_re2
+from mcpgen.runtime.validation.regex_worker import compile_pattern
+from mcpgen.runtime.validation.schema_check import SchemaCheck
 
 RUNAWAY = "a" * 30 + "!"
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from mcpgen.runtime.gate import Gate, GateLimits, Message
-from mcpgen.runtime.sessions import SessionBook
+from mcpgen.runtime.http.gate import Gate, GateLimits, Message
+from mcpgen.runtime.http.sessions import SessionBook
 
 RUNTIME = Path(__file__).resolve().parents[3] / "mcpgen" / "runtime"
 
