@@ -60,7 +60,7 @@ def _mine(root: Path, module: str, function: str, parameters: str) -> str:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def notes_project(tmp_path: Path) -> Path:
     root = tmp_path / "notes"
     root.mkdir()
     (root / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
@@ -68,8 +68,8 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def test_every_handler_is_created_once_and_recorded(project: Path) -> None:
-    handlers = {p.name for p in (project / HANDLERS).glob("*.py")}
+def test_every_handler_is_created_once_and_recorded(notes_project: Path) -> None:
+    handlers = {p.name for p in (notes_project / HANDLERS).glob("*.py")}
     assert handlers == {
         "__init__.py",
         "ping.py",
@@ -79,22 +79,22 @@ def test_every_handler_is_created_once_and_recorded(project: Path) -> None:
         "complete_note_id.py",
         "complete_summarize_note_id.py",
     }
-    state = json.loads((project / ".mcpgen/state.json").read_text())
+    state = json.loads((notes_project / ".mcpgen/state.json").read_text())
     assert state["catalog"]["prompt"]["summarize"]["user_files"] == {
         "handler": f"{HANDLERS}/summarize.py",
         "complete note_id": f"{HANDLERS}/complete_summarize_note_id.py",
     }
     assert "motd" in state["catalog"]["resource"]
-    again = _generate(project)
+    again = _generate(notes_project)
     assert "Up to date: nothing to write." in again.stdout + again.stderr
-    assert "All 6 handlers match" in run_cli("check", str(project)).stderr
+    assert "All 6 handlers match" in run_cli("check", str(notes_project)).stderr
 
 
-def test_completion_stub_is_typed_and_names_the_other_arguments(project: Path) -> None:
-    stub = (project / HANDLERS / "complete_note_id.py").read_text()
+def test_completion_stub_is_typed_and_names_the_other_arguments(notes_project: Path) -> None:
+    stub = (notes_project / HANDLERS / "complete_note_id.py").read_text()
     assert "def complete_note_id(value: str, arguments: Mapping[str, str]) -> list[str]:" in stub
     assert "(`arguments`, by name: folder)" in stub
-    table = (project / "src/notes/_generated/catalog_table.py").read_text()
+    table = (notes_project / "src/notes/_generated/catalog_table.py").read_text()
     assert '"id": complete_note_id_handler' in table
 
 
@@ -111,33 +111,33 @@ PARAMETERS = {"summarize": "note_id, style=None", "note": "folder, id", "index":
     ],
 )
 def test_renamed_from_keeps_the_handler_and_its_python_name(
-    project: Path, section: str, old: str, new: str, kind: str
+    notes_project: Path, section: str, old: str, new: str, kind: str
 ) -> None:
     module = old
-    mine = _mine(project, module, module, PARAMETERS[module])
+    mine = _mine(notes_project, module, module, PARAMETERS[module])
     indent = section[: len(section) - len(section.lstrip())]
     if section.startswith("  - "):
-        _edit(project, section, f"  - name: {new}\n    renamed_from: {old}")
+        _edit(notes_project, section, f"  - name: {new}\n    renamed_from: {old}")
     else:
-        _edit(project, section, f"{indent}name: {new}\n{indent}renamed_from: {old}\n")
-    done = _generate(project)
+        _edit(notes_project, section, f"{indent}name: {new}\n{indent}renamed_from: {old}\n")
+    done = _generate(notes_project)
     assert f"~ {old} → {new}: {kind} renamed (renamed_from)" in done.stderr
     assert f"keeps its Python name `{module}`" in done.stderr
     assert f"+ {new}" not in done.stderr and f"- {old}" not in done.stderr
-    assert (project / HANDLERS / f"{module}.py").read_text() == mine
+    assert (notes_project / HANDLERS / f"{module}.py").read_text() == mine
     assert "Orphaned" not in done.stderr
-    assert "All 6 handlers match" in run_cli("check", str(project)).stderr
+    assert "All 6 handlers match" in run_cli("check", str(notes_project)).stderr
 
 
-def test_renamed_with_a_new_python_name_moves_every_handler_file(project: Path) -> None:
-    mine = _mine(project, "summarize", "summarize", "note_id, style=None")
-    completer = (project / HANDLERS / "complete_summarize_note_id.py").read_text()
+def test_renamed_with_a_new_python_name_moves_every_handler_file(notes_project: Path) -> None:
+    mine = _mine(notes_project, "summarize", "summarize", "note_id, style=None")
+    completer = (notes_project / HANDLERS / "complete_summarize_note_id.py").read_text()
     _edit(
-        project,
+        notes_project,
         "  - name: summarize",
         "  - name: digest\n    renamed_from: summarize\n    python_name: digest",
     )
-    done = _generate(project)
+    done = _generate(notes_project)
     assert (
         f"moves {HANDLERS}/summarize.py → {HANDLERS}/digest.py (content untouched)" in done.stderr
     )
@@ -145,16 +145,16 @@ def test_renamed_with_a_new_python_name_moves_every_handler_file(project: Path) 
     assert "rename its function `complete_summarize_note_id` to `complete_digest_note_id`" in (
         done.stderr
     )
-    assert (project / HANDLERS / "digest.py").read_text() == mine
-    assert (project / HANDLERS / "complete_digest_note_id.py").read_text() == completer
-    assert not (project / HANDLERS / "summarize.py").exists()
-    checked = run_cli("check", str(project))
+    assert (notes_project / HANDLERS / "digest.py").read_text() == mine
+    assert (notes_project / HANDLERS / "complete_digest_note_id.py").read_text() == completer
+    assert not (notes_project / HANDLERS / "summarize.py").exists()
+    checked = run_cli("check", str(notes_project))
     assert checked.returncode == 1
     assert "no function `digest`" in checked.stderr
     # The user follows the advice: the project checks clean again, nothing orphaned.
-    for path in (project / HANDLERS).glob("*digest*.py"):
+    for path in (notes_project / HANDLERS).glob("*digest*.py"):
         path.write_text(path.read_text().replace("summarize", "digest"))
-    checked = run_cli("check", str(project))
+    checked = run_cli("check", str(notes_project))
     assert checked.returncode == 0, checked.stderr
     assert "orphaned" not in checked.stderr
 
@@ -168,33 +168,35 @@ def test_renamed_with_a_new_python_name_moves_every_handler_file(project: Path) 
     ],
 )
 def test_a_removed_entry_orphans_its_handlers_and_never_deletes_them(
-    project: Path, start: str, end: str | None, module: str, kind: str
+    notes_project: Path, start: str, end: str | None, module: str, kind: str
 ) -> None:
-    mine = _mine(project, module, module, "")
-    text = (project / "mcpgen.yaml").read_text()
+    mine = _mine(notes_project, module, module, "")
+    text = (notes_project / "mcpgen.yaml").read_text()
     cut = text.index(start)
-    (project / "mcpgen.yaml").write_text(text[:cut] + (text[text.index(end) :] if end else ""))
-    done = _generate(project)
+    (notes_project / "mcpgen.yaml").write_text(
+        text[:cut] + (text[text.index(end) :] if end else "")
+    )
+    done = _generate(notes_project)
     name = "summarize" if kind == "prompt" else module
     assert f"- {name}: {kind} removed; the server no longer exposes it, its handler is kept" in (
         done.stderr
     )
     assert f"Orphaned handler: {HANDLERS}/{module}.py" in done.stderr
-    assert (project / HANDLERS / f"{module}.py").read_text() == mine
-    checked = run_cli("check", str(project))
+    assert (notes_project / HANDLERS / f"{module}.py").read_text() == mine
+    checked = run_cli("check", str(notes_project))
     assert f"warning: orphaned handler {HANDLERS}/{module}.py" in checked.stderr
     if kind != "resource":  # its completion handler is the user's too
         completer = "complete_summarize_note_id" if kind == "prompt" else "complete_note_id"
-        assert (project / HANDLERS / f"{completer}.py").exists()
+        assert (notes_project / HANDLERS / f"{completer}.py").exists()
         assert f"Orphaned handler: {HANDLERS}/{completer}.py" in done.stderr
 
 
-def test_plan_lists_added_and_changed_entries(project: Path) -> None:
-    _edit(project, "    text: Hello", "    text: Bonjour")
-    _edit(project, "prompts:\n", "prompts:\n  - name: greet\n    template: Hello\n")
-    _edit(project, "notes://{folder}/{id}", "notes://{folder}/{slug}")
-    _edit(project, "id: handler}", "slug: handler}")
-    done = _generate(project)
+def test_plan_lists_added_and_changed_entries(notes_project: Path) -> None:
+    _edit(notes_project, "    text: Hello", "    text: Bonjour")
+    _edit(notes_project, "prompts:\n", "prompts:\n  - name: greet\n    template: Hello\n")
+    _edit(notes_project, "notes://{folder}/{id}", "notes://{folder}/{slug}")
+    _edit(notes_project, "id: handler}", "slug: handler}")
+    done = _generate(notes_project)
     assert "+ greet: prompt added" in done.stderr
     assert "~ motd: resource changed\n    contents changed" in done.stderr
     assert "~ note: resource template changed" in done.stderr
@@ -202,28 +204,30 @@ def test_plan_lists_added_and_changed_entries(project: Path) -> None:
         done.stderr
     )
     # The new argument's completion handler is new; the old one is the user's, kept.
-    assert (project / HANDLERS / "complete_note_slug.py").exists()
+    assert (notes_project / HANDLERS / "complete_note_slug.py").exists()
     assert f"Orphaned handler: {HANDLERS}/complete_note_id.py" in done.stderr
 
 
-def test_a_static_list_becoming_a_handler_creates_its_stub(project: Path) -> None:
+def test_a_static_list_becoming_a_handler_creates_its_stub(notes_project: Path) -> None:
     _edit(
-        project,
+        notes_project,
         "{name: style, completions: [short, detailed]}",
         "{name: style, completions: handler}",
     )
-    done = _generate(project)
+    done = _generate(notes_project)
     assert "~ summarize: prompt changed" in done.stderr
     assert "completions changed" in done.stderr
-    assert (project / HANDLERS / "complete_summarize_style.py").exists()
-    assert "All 7 handlers match" in run_cli("check", str(project)).stderr
+    assert (notes_project / HANDLERS / "complete_summarize_style.py").exists()
+    assert "All 7 handlers match" in run_cli("check", str(notes_project)).stderr
 
 
-def test_check_finds_a_completion_handler_that_takes_the_wrong_arguments(project: Path) -> None:
-    (project / HANDLERS / "complete_note_id.py").write_text(
+def test_check_finds_a_completion_handler_that_takes_the_wrong_arguments(
+    notes_project: Path,
+) -> None:
+    (notes_project / HANDLERS / "complete_note_id.py").write_text(
         "def complete_note_id(prefix: str) -> list[str]:\n    return []\n"
     )
-    checked = run_cli("check", str(project))
+    checked = run_cli("check", str(notes_project))
     assert checked.returncode == 1
     assert "note (id completions)" in checked.stderr
     assert "takes `prefix`, which the server does not pass" in checked.stderr
@@ -245,55 +249,57 @@ def test_check_finds_a_completion_handler_that_takes_the_wrong_arguments(project
     ],
 )
 def test_renamed_from_errors_are_located(
-    project: Path, old: str, new: str, message: str | None
+    notes_project: Path, old: str, new: str, message: str | None
 ) -> None:
-    _edit(project, old, new)
+    _edit(notes_project, old, new)
     if message is None:  # a second claim on the same former name
-        _edit(project, "    name: index\n", "    name: index\n    renamed_from: [gone]\n")
+        _edit(notes_project, "    name: index\n", "    name: index\n    renamed_from: [gone]\n")
         message = "resources[1].renamed_from: 'gone' is also in renamed_from of resources[0]"
-    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
-    done = run_cli("generate", str(project))
+    before = {p: p.read_bytes() for p in notes_project.rglob("*") if p.is_file()}
+    done = run_cli("generate", str(notes_project))
     assert done.returncode == 1
     assert "mcpgen.yaml:" in done.stderr and message in done.stderr
     assert "Traceback" not in done.stderr
-    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+    assert {p: p.read_bytes() for p in notes_project.rglob("*") if p.is_file()} == before
 
 
-def test_completion_handler_module_may_not_collide_with_a_tool(project: Path) -> None:
+def test_completion_handler_module_may_not_collide_with_a_tool(notes_project: Path) -> None:
     _edit(
-        project,
+        notes_project,
         "  - name: ping\n",
         "  - name: complete_note_id\n    description: Oops.\n"
         "    input_schema: {type: object}\n  - name: ping\n",
     )
-    done = run_cli("validate", str(project))
+    done = run_cli("validate", str(notes_project))
     assert done.returncode == 1
     assert "its completion handler of 'id' module 'handlers/complete_note_id.py'" in done.stderr
 
 
-def test_an_entry_added_back_takes_over_its_orphaned_handler_and_says_so(project: Path) -> None:
-    mine = _mine(project, "index", "index", "")
-    text = (project / "mcpgen.yaml").read_text()
+def test_an_entry_added_back_takes_over_its_orphaned_handler_and_says_so(
+    notes_project: Path,
+) -> None:
+    mine = _mine(notes_project, "index", "index", "")
+    text = (notes_project / "mcpgen.yaml").read_text()
     removed = text.replace(
         "  - uri: notes://index\n    name: index\n    description: Every note.\n", ""
     )
-    (project / "mcpgen.yaml").write_text(removed)
-    assert f"Orphaned handler: {HANDLERS}/index.py" in _generate(project).stderr
-    (project / "mcpgen.yaml").write_text(text)
-    done = _generate(project)
+    (notes_project / "mcpgen.yaml").write_text(removed)
+    assert f"Orphaned handler: {HANDLERS}/index.py" in _generate(notes_project).stderr
+    (notes_project / "mcpgen.yaml").write_text(text)
+    done = _generate(notes_project)
     assert "+ index: resource added" in done.stderr
     assert f"index: uses the existing {HANDLERS}/index.py (left from before" in done.stderr
-    assert (project / HANDLERS / "index.py").read_text() == mine
+    assert (notes_project / HANDLERS / "index.py").read_text() == mine
     assert "Orphaned" not in done.stderr
 
 
 def test_a_removed_prompt_named_like_a_generated_test_orphans_only_its_handler(
-    project: Path,
+    notes_project: Path,
 ) -> None:
-    _edit(project, "prompts:\n", "prompts:\n  - name: contract\n")
-    _generate(project)
-    assert (project / HANDLERS / "contract.py").exists()
-    _edit(project, "  - name: contract\n", "")
-    done = _generate(project)
+    _edit(notes_project, "prompts:\n", "prompts:\n  - name: contract\n")
+    _generate(notes_project)
+    assert (notes_project / HANDLERS / "contract.py").exists()
+    _edit(notes_project, "  - name: contract\n", "")
+    done = _generate(notes_project)
     assert f"Orphaned handler: {HANDLERS}/contract.py" in done.stderr
     assert "tests/test_contract.py" not in done.stderr  # generated, not the user's

@@ -9,56 +9,45 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.conftest import PING_MANIFEST
 from tests.support.cli_runner import run_cli
 
-MANIFEST = """\
-name: demo
-version: 0.1.0
-tools:
-  - name: ping
-    input_schema: {type: object}
-"""
 
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    (tmp_path / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
-    return tmp_path
-
-
-def test_hosts_writes_every_snippet_and_config_all_is_the_same(project: Path) -> None:
-    done = run_cli("hosts", str(project), "--launcher", "uv")
+def test_hosts_writes_every_snippet_and_config_all_is_the_same(ping_project: Path) -> None:
+    done = run_cli("hosts", str(ping_project), "--launcher", "uv")
     assert done.returncode == 0, done.stderr
-    first = {p.name: p.read_bytes() for p in (project / "hosts").iterdir()}
+    first = {p.name: p.read_bytes() for p in (ping_project / "hosts").iterdir()}
     assert {"claude_desktop.json", "cline_mcp_settings.json", "README.md"} <= set(first)
-    shutil.rmtree(project / "hosts")
-    older = run_cli("config", "--all", str(project), "--launcher", "uv", cwd=project.parent)
+    shutil.rmtree(ping_project / "hosts")
+    older = run_cli(
+        "config", "--all", str(ping_project), "--launcher", "uv", cwd=ping_project.parent
+    )
     assert older.returncode == 0, older.stderr
-    assert {p.name: p.read_bytes() for p in (project / "hosts").iterdir()} == first
+    assert {p.name: p.read_bytes() for p in (ping_project / "hosts").iterdir()} == first
 
 
-def test_config_lists_hosts_without_a_host(project: Path) -> None:
-    done = run_cli("config", cwd=project)
+def test_config_lists_hosts_without_a_host(ping_project: Path) -> None:
+    done = run_cli("config", cwd=ping_project)
     assert done.returncode == 0 and "claude-desktop" in done.stdout and "cline" in done.stdout
 
 
-def test_add_tool_keeps_the_byte_order_mark_and_generates(project: Path) -> None:
-    manifest = project / "mcpgen.yaml"
-    manifest.write_bytes(codecs.BOM_UTF8 + MANIFEST.encode("utf-8"))
-    done = run_cli("add", "tool", "pong", "--dir", str(project))
+def test_add_tool_keeps_the_byte_order_mark_and_generates(ping_project: Path) -> None:
+    manifest = ping_project / "mcpgen.yaml"
+    manifest.write_bytes(codecs.BOM_UTF8 + PING_MANIFEST.encode("utf-8"))
+    done = run_cli("add", "tool", "pong", "--dir", str(ping_project))
     assert done.returncode == 0, done.stderr
     data = manifest.read_bytes()
     assert data.startswith(codecs.BOM_UTF8) and b"name: pong" in data
-    assert (project / "src/demo/handlers/pong.py").is_file()
+    assert (ping_project / "src/demo/handlers/pong.py").is_file()
     assert "Added tool pong to" in done.stderr
 
 
-def test_add_tool_leaves_the_manifest_alone_when_the_name_is_invalid(project: Path) -> None:
-    before = (project / "mcpgen.yaml").read_bytes()
-    done = run_cli("add", "tool", "no spaces allowed", "--dir", str(project))
+def test_add_tool_leaves_the_manifest_alone_when_the_name_is_invalid(ping_project: Path) -> None:
+    before = (ping_project / "mcpgen.yaml").read_bytes()
+    done = run_cli("add", "tool", "no spaces allowed", "--dir", str(ping_project))
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert (project / "mcpgen.yaml").read_bytes() == before
-    assert list(project.iterdir()) == [project / "mcpgen.yaml"]
+    assert (ping_project / "mcpgen.yaml").read_bytes() == before
+    assert list(ping_project.iterdir()) == [ping_project / "mcpgen.yaml"]
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

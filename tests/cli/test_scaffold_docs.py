@@ -20,7 +20,7 @@ CATALOG = {
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("scaffold") / "acme-crm"
     done = run_cli("new", "acme-crm", "--dir", str(root), "--no-input", "--no-git")
     assert done.returncode == 0, done.stderr
@@ -37,7 +37,7 @@ def _covered(path: str, named: set[str]) -> bool:
 
 
 @pytest.mark.parametrize("catalog", [False, True], ids=["tools", "catalog"])
-def test_readme_names_every_generated_path(project: Path, catalog: bool) -> None:
+def test_readme_names_every_generated_path(scaffolded: Path, catalog: bool) -> None:
     raw = {
         "name": "acme-crm",
         "version": "0.1.0",
@@ -45,15 +45,15 @@ def test_readme_names_every_generated_path(project: Path, catalog: bool) -> None
     }
     manifest = build_manifest({**raw, **(CATALOG if catalog else {})})
     generated = [f.path for f in render_plan(manifest).by_owner("generated")]
-    named = _named_paths((project / "README.md").read_text())
+    named = _named_paths((scaffolded / "README.md").read_text())
     assert [path for path in generated if not _covered(path, named)] == []
 
 
-def test_readme_names_mcpgen_records(project: Path) -> None:
-    named = _named_paths((project / "README.md").read_text())
+def test_readme_names_mcpgen_records(scaffolded: Path) -> None:
+    named = _named_paths((scaffolded / "README.md").read_text())
     assert {".mcpgen/state.json", ".mcpgen/scaffold.json"} <= named
 
 
-def test_gitignore_keeps_out_test_databases_and_secrets(project: Path) -> None:
-    ignored = (project / ".gitignore").read_text().splitlines()
+def test_gitignore_keeps_out_test_databases_and_secrets(scaffolded: Path) -> None:
+    ignored = (scaffolded / ".gitignore").read_text().splitlines()
     assert {".hypothesis/", ".env", ".env.*"} <= set(ignored)

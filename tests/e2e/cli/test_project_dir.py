@@ -34,7 +34,7 @@ def mcpgen(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def generated_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("found") / "demo"
     root.mkdir()
     (root / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
@@ -53,25 +53,25 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def test_each_command_finds_the_project_from_a_subfolder(
-    project: Path, args: tuple[str, ...]
+    generated_demo: Path, args: tuple[str, ...]
 ) -> None:
-    done = mcpgen(*args, cwd=project / "src/demo/handlers")
+    done = mcpgen(*args, cwd=generated_demo / "src/demo/handlers")
     assert done.returncode == 0, done.stderr
-    assert f"Using the project in {project} (3 folders up)\n" in done.stderr
+    assert f"Using the project in {generated_demo} (3 folders up)\n" in done.stderr
     assert "Traceback" not in done.stderr
 
 
-def test_the_snippet_on_stdout_stays_clean(project: Path) -> None:
-    done = mcpgen("config", "claude-desktop", "--launcher", "uv", cwd=project / "src")
+def test_the_snippet_on_stdout_stays_clean(generated_demo: Path) -> None:
+    done = mcpgen("config", "claude-desktop", "--launcher", "uv", cwd=generated_demo / "src")
     assert done.returncode == 0, done.stderr
     assert "demo" in json.loads(done.stdout)["mcpServers"]
-    assert f"Using the project in {project} (1 folder up)" in done.stderr
+    assert f"Using the project in {generated_demo} (1 folder up)" in done.stderr
 
 
-def test_an_explicit_subfolder_finds_the_project_too(project: Path) -> None:
-    done = mcpgen("validate", str(project / "tests"), cwd=project.parent)
+def test_an_explicit_subfolder_finds_the_project_too(generated_demo: Path) -> None:
+    done = mcpgen("validate", str(generated_demo / "tests"), cwd=generated_demo.parent)
     assert done.returncode == 0, done.stderr
-    assert f"Using the project in {project} (1 folder up)" in done.stderr
+    assert f"Using the project in {generated_demo} (1 folder up)" in done.stderr
 
 
 def test_add_from_a_subfolder_edits_the_projects_manifest(tmp_path: Path) -> None:
@@ -84,8 +84,8 @@ def test_add_from_a_subfolder_edits_the_projects_manifest(tmp_path: Path) -> Non
     assert not (tmp_path / "src/demo/handlers/mcpgen.yaml").exists()
 
 
-def test_in_the_project_folder_nothing_more_is_said(project: Path) -> None:
-    done = mcpgen("validate", cwd=project)
+def test_in_the_project_folder_nothing_more_is_said(generated_demo: Path) -> None:
+    done = mcpgen("validate", cwd=generated_demo)
     assert done.stderr == "mcpgen.yaml: valid (1 tool)\n"
 
 

@@ -48,7 +48,7 @@ def _user_bytes(root: Path) -> list[bytes]:
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def notes_project(tmp_path: Path) -> Path:
     root = tmp_path / "notes"
     root.mkdir()
     (root / "mcpgen.yaml").write_text(_manifest(renamed=False), encoding="utf-8")
@@ -62,36 +62,36 @@ def project(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9])
 def test_sigkill_while_moving_renamed_handlers_loses_no_byte(
-    project: Path, fraction: float
+    notes_project: Path, fraction: float
 ) -> None:
-    mine = _user_bytes(project)
+    mine = _user_bytes(notes_project)
     assert len(mine) == 2 * COUNT
-    process = mcpgen("generate", str(project), delay=DELAY)
-    if wait_for_journal(project, process):
+    process = mcpgen("generate", str(notes_project), delay=DELAY)
+    if wait_for_journal(notes_project, process):
         time.sleep(fraction * 2 * COUNT * 3 * DELAY)
         process.send_signal(signal.SIGKILL)
     process.communicate(timeout=120)
     # Mid-commit a file may sit under a staging name: its bytes must be somewhere.
-    anywhere = set(snapshot_tree(project).values())
+    anywhere = set(snapshot_tree(notes_project).values())
     assert set(mine) <= anywhere, "user bytes lost by the kill"
-    pending = (project / JOURNAL_PATH).exists()
+    pending = (notes_project / JOURNAL_PATH).exists()
     print(f"killed mid-commit: {pending}")
-    again = run_mcpgen("generate", str(project))
+    again = run_mcpgen("generate", str(notes_project))
     assert again.returncode == 0, again.stderr
     assert "Traceback" not in again.stderr
     assert ("interrupted write" in again.stderr) == pending, again.stderr
-    assert _user_bytes(project) == mine, "user bytes lost by the recovery"
-    handlers = project / "src/notes/handlers"
+    assert _user_bytes(notes_project) == mine, "user bytes lost by the recovery"
+    handlers = notes_project / "src/notes/handlers"
     for i in range(COUNT):
         assert USER_MARK in (handlers / f"digest_{i:02d}.py").read_text(encoding="utf-8")
         completer = handlers / f"complete_digest_{i:02d}_topic.py"
         assert USER_MARK in completer.read_text(encoding="utf-8")
-    final = run_mcpgen("generate", str(project))
+    final = run_mcpgen("generate", str(notes_project))
     assert "Up to date" in final.stderr + final.stdout
 
 
-def test_completion_handler_saved_while_its_stub_is_written_is_kept(project: Path) -> None:
-    (project / "mcpgen.yaml").write_text(
+def test_completion_handler_saved_while_its_stub_is_written_is_kept(notes_project: Path) -> None:
+    (notes_project / "mcpgen.yaml").write_text(
         _manifest(renamed=False).replace(
             "completions: handler}",
             "completions: handler}\n      - {name: tone, completions: handler}",
@@ -102,11 +102,15 @@ def test_completion_handler_saved_while_its_stub_is_written_is_kept(project: Pat
     target = "src/notes/handlers/complete_brief_00_tone.py"
     data = b"def complete_brief_00_tone(value, arguments):  # saved by the user\n    return []\n"
     racer = writer(
-        project, "src/notes/handlers/.complete_brief_00_tone.py.*.mcpgen-tmp", target, data, "xb"
+        notes_project,
+        "src/notes/handlers/.complete_brief_00_tone.py.*.mcpgen-tmp",
+        target,
+        data,
+        "xb",
     )
-    generate = mcpgen("generate", str(project), delay=0.2)
+    generate = mcpgen("generate", str(notes_project), delay=0.2)
     _, stderr = generate.communicate(timeout=120)
     assert racer.wait(timeout=60) == 0, "the user's save came after mcpgen's stub"
     assert generate.returncode == 0, stderr
-    assert (project / target).read_bytes() == data
+    assert (notes_project / target).read_bytes() == data
     assert f"Kept your {target}" in stderr

@@ -38,7 +38,7 @@ def expected_tools(source: Path) -> list[dict[str, object]]:
 
 
 @pytest.fixture(scope="module", params=[pytest.param(source, id=name) for name, source in CASES])
-def project(
+def corpus_project(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, Path]:
     source: Path = request.param
@@ -54,22 +54,22 @@ def package_of(root: Path) -> str:
     return package
 
 
-def test_project_tests_pass(project: tuple[Path, Path], project_venv: ProjectVenv) -> None:
-    _, root = project
+def test_project_tests_pass(corpus_project: tuple[Path, Path], project_venv: ProjectVenv) -> None:
+    _, root = corpus_project
     done = project_venv.pytest(root, "-x", with_src=True)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
 
 
-def test_ruff_and_mypy(project: tuple[Path, Path], project_venv: ProjectVenv) -> None:
-    source, root = project
+def test_ruff_and_mypy(corpus_project: tuple[Path, Path], project_venv: ProjectVenv) -> None:
+    source, root = corpus_project
     assert_lint_clean(root, project_venv, types=source.stem in MYPY_CASES)
 
 
 def test_wire_tools_list_is_the_source(
-    project: tuple[Path, Path], project_venv: ProjectVenv
+    corpus_project: tuple[Path, Path], project_venv: ProjectVenv
 ) -> None:
     """Byte-level truth: every tool goes out exactly as the source has it, unknown keys included."""
-    source, root = project
+    source, root = corpus_project
     env = {**os.environ, "PYTHONPATH": str(root / "src")}
     published = raw_tools_list([str(project_venv.python), "-m", package_of(root)], env)
     assert published == expected_tools(source)
@@ -77,10 +77,10 @@ def test_wire_tools_list_is_the_source(
 
 @pytest.mark.anyio
 async def test_sdk_client_lists_and_calls(
-    project: tuple[Path, Path], project_venv: ProjectVenv
+    corpus_project: tuple[Path, Path], project_venv: ProjectVenv
 ) -> None:
     """The SDK client sees every tool, and a call runs end to end (a stub: not implemented)."""
-    source, root = project
+    source, root = corpus_project
     env = {**os.environ, "PYTHONPATH": str(root / "src")}
     params = StdioServerParameters(
         command=str(project_venv.python), args=["-m", package_of(root)], env=env

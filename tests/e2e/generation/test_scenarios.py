@@ -30,7 +30,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def project(pristine: Path, tmp_path: Path) -> Path:
+def fresh_wx(pristine: Path, tmp_path: Path) -> Path:
     target = tmp_path / "wx"
     shutil.copytree(pristine, target)
     mine = (target / ALERTS).read_text() + MY_EDIT
@@ -62,162 +62,164 @@ def assert_tests_pass(venv: ProjectVenv, project: Path, *args: str) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
 
 
-def test_add_a_tool(venv: ProjectVenv, project: Path) -> None:
-    edit(project, "tools:\n", "tools:\n  - name: ping\n    input_schema: {type: object}\n")
-    done = generate(project)
+def test_add_a_tool(venv: ProjectVenv, fresh_wx: Path) -> None:
+    edit(fresh_wx, "tools:\n", "tools:\n  - name: ping\n    input_schema: {type: object}\n")
+    done = generate(fresh_wx)
     assert "+ ping: tool added" in done.stderr
-    assert (project / HANDLERS / "ping.py").is_file()
-    assert (project / ALERTS).read_text() == my_handler(project)
-    assert_tests_pass(venv, project)
+    assert (fresh_wx / HANDLERS / "ping.py").is_file()
+    assert (fresh_wx / ALERTS).read_text() == my_handler(fresh_wx)
+    assert_tests_pass(venv, fresh_wx)
 
 
-def test_remove_a_tool(venv: ProjectVenv, project: Path) -> None:
-    text = (project / "mcpgen.yaml").read_text()
-    (project / "mcpgen.yaml").write_text(text[: text.index("  - name: get_alerts")])
-    done = generate(project)
+def test_remove_a_tool(venv: ProjectVenv, fresh_wx: Path) -> None:
+    text = (fresh_wx / "mcpgen.yaml").read_text()
+    (fresh_wx / "mcpgen.yaml").write_text(text[: text.index("  - name: get_alerts")])
+    done = generate(fresh_wx)
     assert "- get_alerts: tool removed" in done.stderr
     assert f"Orphaned handler: {ALERTS}" in done.stderr
-    assert (project / ALERTS).read_text() == my_handler(project)
-    assert f"Orphaned handler: {ALERTS}" in generate(project).stderr  # on every run
+    assert (fresh_wx / ALERTS).read_text() == my_handler(fresh_wx)
+    assert f"Orphaned handler: {ALERTS}" in generate(fresh_wx).stderr  # on every run
     # Its test was still the one `mcpgen new` wrote: it went with the tool. The user retires
     # the handler they edited (it imports a model that no longer exists).
-    assert not (project / "tests/test_get_alerts.py").exists()
-    (project / ALERTS).unlink()
-    assert_tests_pass(venv, project)
+    assert not (fresh_wx / "tests/test_get_alerts.py").exists()
+    (fresh_wx / ALERTS).unlink()
+    assert_tests_pass(venv, fresh_wx)
 
 
-def test_remove_an_unedited_tool_leaves_a_green_project(venv: ProjectVenv, project: Path) -> None:
-    text = (project / "mcpgen.yaml").read_text()
+def test_remove_an_unedited_tool_leaves_a_green_project(venv: ProjectVenv, fresh_wx: Path) -> None:
+    text = (fresh_wx / "mcpgen.yaml").read_text()
     start, end = text.index("  - name: get_forecast"), text.index("  - name: get_alerts")
-    (project / "mcpgen.yaml").write_text(text[:start] + text[end:])
-    done = generate(project)
+    (fresh_wx / "mcpgen.yaml").write_text(text[:start] + text[end:])
+    done = generate(fresh_wx)
     assert "- get_forecast: tool removed" in done.stderr
-    assert not (project / HANDLERS / "get_forecast.py").exists()
-    assert not (project / "tests/test_get_forecast.py").exists()
+    assert not (fresh_wx / HANDLERS / "get_forecast.py").exists()
+    assert not (fresh_wx / "tests/test_get_forecast.py").exists()
     assert "Orphaned" not in done.stderr
-    assert (project / ALERTS).read_text() == my_handler(project)
-    assert_tests_pass(venv, project)
-    assert_lint_clean(project, venv)
+    assert (fresh_wx / ALERTS).read_text() == my_handler(fresh_wx)
+    assert_tests_pass(venv, fresh_wx)
+    assert_lint_clean(fresh_wx, venv)
 
 
-def test_rename_a_tool_keeps_the_server_importable(venv: ProjectVenv, project: Path) -> None:
-    edit(project, "- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts")
-    done = generate(project)
+def test_rename_a_tool_keeps_the_server_importable(venv: ProjectVenv, fresh_wx: Path) -> None:
+    edit(fresh_wx, "- name: get_alerts", "- name: list_alerts\n    renamed_from: get_alerts")
+    done = generate(fresh_wx)
     assert "keeps its Python name `get_alerts`" in done.stderr
-    assert (project / ALERTS).read_text() == my_handler(project)
-    assert "All 2 handlers match" in run_mcpgen("check", str(project)).stderr
-    assert_tests_pass(venv, project)
+    assert (fresh_wx / ALERTS).read_text() == my_handler(fresh_wx)
+    assert "All 2 handlers match" in run_mcpgen("check", str(fresh_wx)).stderr
+    assert_tests_pass(venv, fresh_wx)
 
 
-def test_rename_a_tool_and_its_python_name(venv: ProjectVenv, project: Path) -> None:
-    user_test = (project / "tests/test_get_alerts.py").read_text()
+def test_rename_a_tool_and_its_python_name(venv: ProjectVenv, fresh_wx: Path) -> None:
+    user_test = (fresh_wx / "tests/test_get_alerts.py").read_text()
     edit(
-        project,
+        fresh_wx,
         "- name: get_alerts",
         "- name: list_alerts\n    renamed_from: get_alerts\n    python_name: list_alerts",
     )
-    done = generate(project)
+    done = generate(fresh_wx)
     assert f"moves {ALERTS} → {HANDLERS}/list_alerts.py" in done.stderr
-    assert (project / HANDLERS / "list_alerts.py").read_text() == my_handler(project)
-    assert (project / "tests/test_list_alerts.py").read_text() == user_test
-    assert not (project / ALERTS).exists()
+    assert (fresh_wx / HANDLERS / "list_alerts.py").read_text() == my_handler(fresh_wx)
+    assert (fresh_wx / "tests/test_list_alerts.py").read_text() == user_test
+    assert not (fresh_wx / ALERTS).exists()
     # The user follows the printed advice: rename the function and its argument type.
-    for path in (project / HANDLERS / "list_alerts.py", project / "tests/test_list_alerts.py"):
+    for path in (fresh_wx / HANDLERS / "list_alerts.py", fresh_wx / "tests/test_list_alerts.py"):
         text = path.read_text().replace("get_alerts", "list_alerts")
         path.write_text(text.replace("GetAlertsInput", "ListAlertsInput"))
-    assert "All 2 handlers match" in run_mcpgen("check", str(project)).stderr
-    assert_tests_pass(venv, project)
+    assert "All 2 handlers match" in run_mcpgen("check", str(fresh_wx)).stderr
+    assert_tests_pass(venv, fresh_wx)
 
 
-def test_rename_keeping_the_handler_module(venv: ProjectVenv, project: Path) -> None:
-    edit(project, "- name: get_alerts", "- name: get-alerts")
-    done = generate(project)
+def test_rename_keeping_the_handler_module(venv: ProjectVenv, fresh_wx: Path) -> None:
+    edit(fresh_wx, "- name: get_alerts", "- name: get-alerts")
+    done = generate(fresh_wx)
     assert "get_alerts → get-alerts: tool renamed (same handler module)" in done.stderr
-    assert (project / ALERTS).read_text() == my_handler(project)
-    assert_tests_pass(venv, project)
+    assert (fresh_wx / ALERTS).read_text() == my_handler(fresh_wx)
+    assert_tests_pass(venv, fresh_wx)
 
 
-def test_add_a_required_field(venv: ProjectVenv, project: Path) -> None:
-    edit(project, "      required: [state]", "      required: [state, region]")
-    edit(project, "min_severity: {", "region: {type: string}\n        min_severity: {")
-    edit(project, "{state: CA}", "{state: CA, region: west}")
-    edit(project, "{state: TX, min_severity", "{state: TX, region: south, min_severity")
-    done = generate(project)
+def test_add_a_required_field(venv: ProjectVenv, fresh_wx: Path) -> None:
+    edit(fresh_wx, "      required: [state]", "      required: [state, region]")
+    edit(fresh_wx, "min_severity: {", "region: {type: string}\n        min_severity: {")
+    edit(fresh_wx, "{state: CA}", "{state: CA, region: west}")
+    edit(fresh_wx, "{state: TX, min_severity", "{state: TX, region: south, min_severity")
+    done = generate(fresh_wx)
     assert "BREAKS the handler: argument `region` added, required" in done.stderr
-    assert (project / ALERTS).read_text() == my_handler(project)
+    assert (fresh_wx / ALERTS).read_text() == my_handler(fresh_wx)
     # The summary said the handler breaks: its own tests may fail until the user
     # adapts them; the generated contract tests pass.
-    assert_tests_pass(venv, project, "tests/test_contract.py")
+    assert_tests_pass(venv, fresh_wx, "tests/test_contract.py")
 
 
-def test_change_a_field_type(venv: ProjectVenv, project: Path) -> None:
-    edit(project, "days: {type: integer,", "days: {type: [integer, 'null'],")
-    done = generate(project)
+def test_change_a_field_type(venv: ProjectVenv, fresh_wx: Path) -> None:
+    edit(fresh_wx, "days: {type: integer,", "days: {type: [integer, 'null'],")
+    done = generate(fresh_wx)
     assert "BREAKS the handler: argument `days` changed type from integer to integer or null" in (
         done.stderr
     )
-    assert (project / ALERTS).read_text() == my_handler(project)
-    assert_tests_pass(venv, project)
+    assert (fresh_wx / ALERTS).read_text() == my_handler(fresh_wx)
+    assert_tests_pass(venv, fresh_wx)
 
 
-def test_change_only_a_description(venv: ProjectVenv, project: Path) -> None:
-    edit(project, "Active weather alerts for a US state", "Weather alerts of one US state")
-    done = generate(project)
+def test_change_only_a_description(venv: ProjectVenv, fresh_wx: Path) -> None:
+    edit(fresh_wx, "Active weather alerts for a US state", "Weather alerts of one US state")
+    done = generate(fresh_wx)
     assert "description changed" in done.stderr and "BREAKS" not in done.stderr
     assert "TOOLS.md" in done.stderr
-    assert_tests_pass(venv, project)
+    assert_tests_pass(venv, fresh_wx)
 
 
 def test_hand_edited_generated_file_is_refused_then_forced(
-    venv: ProjectVenv, project: Path
+    venv: ProjectVenv, fresh_wx: Path
 ) -> None:
-    tools_py = project / "src/wx/_generated/tools.py"
+    tools_py = fresh_wx / "src/wx/_generated/tools.py"
     tools_py.write_text(tools_py.read_text() + "# my tweak\n")
-    edit(project, "Active weather alerts for a US state", "Weather alerts of one US state")
-    before = snapshot_tree(project)
-    done = generate(project, code=3)
+    edit(fresh_wx, "Active weather alerts for a US state", "Weather alerts of one US state")
+    before = snapshot_tree(fresh_wx)
+    done = generate(fresh_wx, code=3)
     assert "src/wx/_generated/tools.py: edited by hand" in done.stderr and "--force" in done.stderr
     assert "Traceback" not in done.stderr
-    assert snapshot_tree(project) == before
-    generate(project, "--force")
-    assert (project / "src/wx/_generated/tools.py.orig").read_text().endswith("# my tweak\n")
-    assert_tests_pass(venv, project)
+    assert snapshot_tree(fresh_wx) == before
+    generate(fresh_wx, "--force")
+    assert (fresh_wx / "src/wx/_generated/tools.py.orig").read_text().endswith("# my tweak\n")
+    assert_tests_pass(venv, fresh_wx)
 
 
-def test_invalid_manifest_after_a_valid_one_writes_nothing(project: Path) -> None:
-    edit(project, "state: {type: string,", "state: {type: strin,")
-    before = snapshot_tree(project)
-    done = generate(project, code=1)
+def test_invalid_manifest_after_a_valid_one_writes_nothing(fresh_wx: Path) -> None:
+    edit(fresh_wx, "state: {type: string,", "state: {type: strin,")
+    before = snapshot_tree(fresh_wx)
+    done = generate(fresh_wx, code=1)
     assert "mcpgen.yaml:" in done.stderr and "Traceback" not in done.stderr
-    assert snapshot_tree(project) == before
+    assert snapshot_tree(fresh_wx) == before
 
 
-def test_two_runs_in_a_row_and_check(project: Path) -> None:
-    generate(project)  # the copied project's host snippets point elsewhere: refreshed once
-    done = generate(project)
+def test_two_runs_in_a_row_and_check(fresh_wx: Path) -> None:
+    generate(fresh_wx)  # the copied project's host snippets point elsewhere: refreshed once
+    done = generate(fresh_wx)
     assert "Up to date: nothing to write." in done.stderr
-    generate(project, "--check")
-    edit(project, "Active weather alerts for a US state", "Weather alerts of one US state")
-    before = snapshot_tree(project)
-    stale = generate(project, "--check", code=1)
+    generate(fresh_wx, "--check")
+    edit(fresh_wx, "Active weather alerts for a US state", "Weather alerts of one US state")
+    before = snapshot_tree(fresh_wx)
+    stale = generate(fresh_wx, "--check", code=1)
     assert "TOOLS.md: would be updated" in stale.stderr
-    diff = generate(project, "--diff")
+    diff = generate(fresh_wx, "--diff")
     assert "+++ b/TOOLS.md" in diff.stdout
-    assert snapshot_tree(project) == before
+    assert snapshot_tree(fresh_wx) == before
 
 
-def test_check_command_finds_a_broken_handler(project: Path) -> None:
-    (project / ALERTS).write_text(my_handler(project).replace("args: GetAlertsInput", "args: dict"))
-    done = run_mcpgen("check", str(project), check=False)
+def test_check_command_finds_a_broken_handler(fresh_wx: Path) -> None:
+    (fresh_wx / ALERTS).write_text(
+        my_handler(fresh_wx).replace("args: GetAlertsInput", "args: dict")
+    )
+    done = run_mcpgen("check", str(fresh_wx), check=False)
     assert done.returncode == 1
     assert "is annotated `dict`; the dispatcher passes a `GetAlertsInput`" in done.stderr
 
 
-def test_add_tool_command_keeps_the_manifest_formatting(venv: ProjectVenv, project: Path) -> None:
-    before = (project / "mcpgen.yaml").read_text()
-    run_mcpgen("add", "tool", "ping", "--description", "Answer pong", "--dir", str(project))
-    after = (project / "mcpgen.yaml").read_text()
+def test_add_tool_command_keeps_the_manifest_formatting(venv: ProjectVenv, fresh_wx: Path) -> None:
+    before = (fresh_wx / "mcpgen.yaml").read_text()
+    run_mcpgen("add", "tool", "ping", "--description", "Answer pong", "--dir", str(fresh_wx))
+    after = (fresh_wx / "mcpgen.yaml").read_text()
     assert after.startswith(before.rstrip("\n") + "\n")  # every original byte, in place
     assert "  - name: ping\n    description: Answer pong\n" in after
-    assert (project / HANDLERS / "ping.py").is_file()
-    assert_tests_pass(venv, project)
+    assert (fresh_wx / HANDLERS / "ping.py").is_file()
+    assert_tests_pass(venv, fresh_wx)
