@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import os
+import selectors
 import signal
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -254,6 +255,9 @@ class _Inbound:
                 return None
             return message
         except Exception as exc:  # not JSON, or not JSON-RPC: answered here, the SDK drops these
+            replaced = _as_text(line)
+            if replaced is not None:  # bytes that are not UTF-8: read as the SDK reads them
+                return await self._parsed(replaced)
             lenient = _with_lone_surrogates(line)
             if lenient is None:  # answered with its id, if it shows one: its caller waits
                 request_id = _unread_request_id(line)
@@ -289,6 +293,16 @@ def _unread_request_id(line: bytes) -> RequestId | None:
 def _shutting_down(request_id: RequestId) -> JSONRPCError:
     error = ErrorData(code=SHUTTING_DOWN, message=SHUTTING_DOWN_MESSAGE)
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=error)
+
+
+def _as_text(line: bytes) -> bytes | None:
+    """`line` with every byte sequence that is not UTF-8 replaced by U+FFFD, as the SDK's
+    `stdio_server` reads its input; None for a line that is UTF-8 already."""
+    try:
+        line.decode()
+    except UnicodeDecodeError:
+        return line.decode(errors="replace").encode()
+    return None
 
 
 def _with_lone_surrogates(line: bytes) -> Any:
@@ -383,6 +397,9 @@ class TooLong:
 class _Lines:
     """Splits the input into lines, none longer than `limit` bytes.
 
+    Lines end as the SDK's `stdio_server` (a text stream with universal newlines) ends them:
+    at "\n", "\r\n" or a lone "\r".
+
     A longer line is never held whole: its bytes are dropped as they come but for its first
     and last `EDGE_BYTES`, where its id is looked for, and it is answered with an error
     carrying that id (a `TooLong` in place of the line) once its end arrives, so a client
@@ -395,8 +412,14 @@ class _Lines:
         self._dropping = False  # inside a line already known to be too long
         self._head = b""  # the dropped line's first bytes
         self._tail = b""  # and its last ones so far
+        self._cr = False  # the last chunk ended in "\r": a "\n" first in the next is its end
 
     def feed(self, chunk: bytes) -> list[bytes | TooLong]:
+        if self._cr or b"\r" in chunk:
+            chunk = self._newlines(chunk)
+        return self._split(chunk)
+
+    def _split(self, chunk: bytes) -> list[bytes | TooLong]:
         self._buffer += chunk
         end = self._buffer.rfind(b"\n")
         if end < 0:
@@ -416,9 +439,21 @@ class _Lines:
         return lines
 
     def end(self) -> list[bytes | TooLong]:
+        # Input that ended in "\r" ended its last line.
+        lines = self._split(self._newlines(b"", final=True)) if self._cr else []
         if self._dropping:
-            return [self._refused()]
-        return [bytes(self._buffer)]
+            return [*lines, self._refused()]
+        return [*lines, bytes(self._buffer)]
+
+    def _newlines(self, chunk: bytes, final: bool = False) -> bytes:
+        """`chunk` with its line ends made "\n"; a last "\r" is held back (unless `final`):
+        it may be the first half of a "\r\n"."""
+        if self._cr:
+            chunk = b"\r" + chunk
+        self._cr = not final and chunk.endswith(b"\r")
+        if self._cr:
+            chunk = chunk[:-1]
+        return chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
     def _hold_or_drop(self) -> None:
         """Keep the unended line, or only its edges once it is too long."""
@@ -446,12 +481,14 @@ async def _chunks(fd: int) -> AsyncIterator[bytes]:
     reader = asyncio.StreamReader(limit=CHUNK)
     was_blocking = _blocking(fd)
     try:
+        if not _pollable(fd):
+            raise ValueError("the event loop cannot wait on this descriptor")
         transport, _ = await loop.connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", 0, closefd=False)
         )
     except (ValueError, OSError, NotImplementedError):
-        # A regular file (e.g. `< requests.jsonl`), or a loop without pipe support: one
-        # worker-thread read per chunk, not per message.
+        # A regular file (e.g. `< requests.jsonl`), the null device, or a loop without pipe
+        # support: one worker-thread read per chunk, not per message.
         while chunk := await anyio.to_thread.run_sync(os.read, fd, CHUNK):
             yield chunk
         return
@@ -461,6 +498,17 @@ async def _chunks(fd: int) -> AsyncIterator[bytes]:
     finally:
         transport.close()
         _restore_blocking(fd, was_blocking)  # the descriptor may be shared (a terminal)
+
+
+def _pollable(fd: int) -> bool:
+    """Whether the event loop can wait on `fd`: a pipe, a socket or a terminal can be, a
+    regular file or the null device cannot (asyncio would take them, then fail later)."""
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _blocking(fd: int) -> bool | None:
