@@ -12,6 +12,7 @@ A seeded sample of the corpus runs by default; `MCPGEN_FULL_DIFFERENTIAL=1` runs
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
@@ -26,7 +27,7 @@ SESSIONS = drawn(sessions(), sample=4)
 
 def _both(session: Session) -> tuple[Transcript, Transcript]:
     """The SDK's answers and mcpgen's to `session`, the two servers run side by side."""
-    opening = 1 + len(session.answered_by(OPENING)) if session.plain_handshake else None
+    opening = len(session.answered_by(OPENING))
     with ThreadPoolExecutor(2) as pool:
         sdk = pool.submit(stdio_session, "sdk-stdio", session.catalog, session.lines)
         ours = pool.submit(stdio_session, "mcpgen-stdio", session.catalog, session.lines, opening)
@@ -38,18 +39,26 @@ def test_stdio_answers_are_the_sdks(session: Session) -> None:
     sdk, ours = _both(session)
     theirs, mine = Counter(map(normalised, sdk.answers)), Counter(map(normalised, ours.answers))
     assert theirs, f"the SDK answered nothing: {sdk.stderr}"
-    assert not theirs - mine, f"mcpgen did not send the SDK's answers:\n{ours.stderr}"
-    assert mine - theirs == Counter(session.extra), "mcpgen answered where the SDK is silent"
-    if session.plain_handshake:  # each part of mcpgen's server answered its share
-        assert sorted(map(repr, _ids(ours.before_load))) == sorted(
-            map(repr, ["init", *session.answered_by(OPENING)])
-        ), "the opening's answers, before the server loaded"
-        assert sorted(map(repr, ours.fast_path_took)) == sorted(
-            map(repr, session.answered_by(FAST))
-        ), "the requests the stdio fast path took"
+    missing, extra = theirs - mine, mine - theirs
+    assert not missing, f"mcpgen did not send the SDK's answers{_shown(missing)}\n{ours.stderr}"
+    unexpected = extra - Counter(session.extra)
+    assert not unexpected, f"mcpgen answered where the SDK is silent{_shown(unexpected)}"
+    assert extra == Counter(session.extra), f"not answered:{_shown(Counter(session.extra) - extra)}"
+    # Each part of mcpgen's server answered its share.
+    opened = [_id(answer) for answer in ours.before_load]
+    _assert_same(opened, session.answered_by(OPENING), "answered by the opening")
+    if session.plain_handshake:
+        _assert_same(ours.fast_path_took, session.answered_by(FAST), "taken by the fast path")
 
 
-def _ids(answers: list[bytes]) -> list[object]:
-    import json
+def _shown(answers: Counter[bytes]) -> str:
+    return "".join(f"\n  {a[:200]!r}" for a in answers.elements())
 
-    return [json.loads(a).get("id") for a in answers]
+
+def _id(answer: bytes) -> object:
+    return json.loads(answer).get("id")
+
+
+def _assert_same(ids: list[object], expected: list[object], what: str) -> None:
+    found, wanted = Counter(map(repr, ids)), Counter(map(repr, expected))
+    assert found == wanted, f"{what}: {list(found - wanted)}, not {list(wanted - found)}"

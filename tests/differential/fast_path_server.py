@@ -1,0 +1,113 @@
+"""`python fast_path_server.py SIDE CATALOG [PORT] [--json-response]`: the judged server.
+
+SIDE is one of
+- `sdk-stdio`: the SDK's own `stdio_server` running the server;
+- `sdk-http`: the SDK's own stateless Streamable HTTP app under uvicorn on 127.0.0.1:PORT,
+  with the allow-list and body limit mcpgen's HTTP server uses;
+- `mcpgen-stdio`, `mcpgen-http`: the runtime's console entry, as a generated project's
+  console script runs it (the opening, the byte pump and the fast paths included).
+
+On `mcpgen-stdio`, loading the server waits until a byte (or the end) arrives on the
+descriptor named by `HOLD_FD`: meanwhile only the opening can answer, so the judge knows
+which answers are the opening's. At exit the ids the stdio fast path took are written to
+stderr on one line, after `TOOK_MARK`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from mcpgen.runtime.core.server_info import ServerInfo
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from tests.differential.fast_path_tools import TOOLS, server_info
+
+HOLD_FD = "FAST_PATH_JUDGE_HOLD_FD"
+TOOK_MARK = "fast path took: "
+MAX_BODY_BYTES = 4 * 1024 * 1024  # mcpgen's default --max-body-bytes
+
+
+def sdk_stdio(info: ServerInfo) -> None:
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    from mcpgen.runtime.entry.serve import build_server
+
+    async def serve() -> None:
+        server = build_server(info, Dispatcher(TOOLS))
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
+def sdk_http(info: ServerInfo, port: int, json_response: bool) -> None:
+    import uvicorn
+
+    from mcpgen.runtime.entry.serve import build_server
+    from mcpgen.runtime.http.options import HttpOptions
+    from mcpgen.runtime.http.transport import transport_security
+
+    server = build_server(info, Dispatcher(TOOLS))
+    app = server.streamable_http_app(
+        stateless_http=True,
+        json_response=json_response,
+        transport_security=transport_security(HttpOptions(port=port)),
+        max_request_body_size=MAX_BODY_BYTES,
+        host="127.0.0.1",
+    )
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+def mcpgen(info: ServerInfo, argv: list[str]) -> None:
+    from mcpgen.runtime.entry import console
+    from mcpgen.runtime.stdio.fast_path import FastPath
+
+    took: list[Any] = []
+    takes = FastPath.takes
+
+    def recorded(self: FastPath, request: Any) -> bool:
+        taken = takes(self, request)
+        if taken:
+            took.append(request.id)
+        return taken
+
+    FastPath.takes = recorded  # type: ignore[method-assign]
+    atexit.register(lambda: sys.stderr.write(TOOK_MARK + json.dumps(took) + "\n"))
+    hold = os.environ.get(HOLD_FD)
+
+    def load() -> tuple[ServerInfo, Dispatcher]:
+        if hold is not None:
+            os.read(int(hold), 1)
+        return info, Dispatcher(TOOLS)
+
+    # As the generated `launch` module states it: the offers, not the catalog itself.
+    console.main(replace(info, catalog=None), TOOLS, load, argv)
+
+
+def main(side: str, catalog: str, *rest: str) -> None:
+    info = server_info(catalog)
+    json_response = "--json-response" in rest
+    port = [r for r in rest if r.isdigit()]
+    if side == "sdk-stdio":
+        sdk_stdio(info)
+    elif side == "sdk-http":
+        sdk_http(info, int(port[0]), json_response)
+    elif side == "mcpgen-stdio":
+        mcpgen(info, [])
+    elif side == "mcpgen-http":
+        argv = ["--transport", "http", "--stateless", "--port", port[0]]
+        mcpgen(info, argv + (["--json-response"] if json_response else []))
+    else:
+        raise SystemExit(f"unknown side {side!r}")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
