@@ -10,11 +10,11 @@ stack, nor an HTTP server the stdio transport.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import os
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -80,7 +80,7 @@ async def serve_stdio(
         await serve_fds(server, read_fd, write_fd, fast, max_line, opening=opening)
 
 
-def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespace) -> None:
+def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: SimpleNamespace) -> None:
     """Serve Streamable HTTP at http://HOST:PORT/PATH, protected on every bind (see `http`)."""
     from ..http import transport as http  # noqa: PLC0415  (kept off the stdio start-up path)
     from ..http.options import http_options  # noqa: PLC0415
@@ -91,7 +91,7 @@ def serve_http(info: ServerInfo, dispatcher: Dispatcher, args: argparse.Namespac
     http.serve(app, options)
 
 
-def call_policy(info: ServerInfo, args: argparse.Namespace) -> CallPolicy:
+def call_policy(info: ServerInfo, args: SimpleNamespace) -> CallPolicy:
     """The dispatcher's limits and error wording from the manifest, the environment and flags."""
     debug = args.debug or info.debug or os.environ.get(DEBUG_ENV, "") not in ("", "0")
     errors = ErrorPolicy(debug=debug, redactor=Redactor.from_environment(info.secret_env))
@@ -121,7 +121,7 @@ def main(info: ServerInfo, dispatcher: Dispatcher, argv: Sequence[str] | None = 
 def run(
     info: ServerInfo,
     dispatcher: Dispatcher,
-    args: argparse.Namespace,
+    args: SimpleNamespace,
     fds: tuple[int, int] | None = None,
     opening: Handover | None = None,
 ) -> None:

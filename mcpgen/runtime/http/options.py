@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from ..core.defaults import DEFAULT_MAX_BODY_BYTES
 
@@ -48,7 +48,7 @@ class HttpOptions:
     forwarded_allow_ips: str | None = None
 
 
-def http_options(args: argparse.Namespace) -> HttpOptions:
+def http_options(args: SimpleNamespace) -> HttpOptions:
     oauth = None
     if args.oauth_issuer or args.oauth_jwks_url or args.oauth_jwks_file:
         oauth = _oauth_options(args)
@@ -75,7 +75,7 @@ def http_options(args: argparse.Namespace) -> HttpOptions:
     )
 
 
-def _oauth_options(args: argparse.Namespace) -> OAuthOptions:
+def _oauth_options(args: SimpleNamespace) -> OAuthOptions:
     if not (args.oauth_issuer and args.oauth_resource):
         raise RefusedToStart("OAuth mode needs --oauth-issuer and --oauth-resource")
     if bool(args.oauth_jwks_url) == bool(args.oauth_jwks_file):
