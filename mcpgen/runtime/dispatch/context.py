@@ -15,7 +15,7 @@ import warnings
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server import ServerRequestContext
 from mcp.server.auth.middleware.auth_context import get_access_token
@@ -33,17 +33,10 @@ from mcp.types import (
 )
 
 from ..core.errors import ToolError
-from .questions import (
-    Answer,
-    AnswerDoesNotFit,
-    Elicit,
-    ListRoots,
-    Question,
-    Sample,
-    fingerprint,
-    wire_request,
-)
 from .request_state import CallState
+
+if TYPE_CHECKING:
+    from .questions import Answer, Question
 
 logger = logging.getLogger(__name__)
 
@@ -229,6 +222,8 @@ class Context:
         with the state of the round that asked it (a client cannot answer a question the
         server never put, nor reuse an answer given for other arguments).
         """
+        from .questions import fingerprint, wire_request  # noqa: PLC0415  (on first use)
+
         if not self._modern:
             for question in questions.values():
                 self._require(question)
@@ -268,6 +263,8 @@ class Context:
         The answer's `action` is "accept" (with `content`), "decline" or "cancel". `key`
         names the question on the wire (default: its order in the call).
         """
+        from .questions import Elicit  # noqa: PLC0415  (on first use)
+
         answer = await self._ask_one(key, Elicit(message, schema), only_if_asked)
         assert isinstance(answer, ElicitResult)
         return answer
@@ -282,6 +279,8 @@ class Context:
         key: str | None = None,
     ) -> CreateMessageResult:
         """Ask the client's model for a completion."""
+        from .questions import Sample  # noqa: PLC0415  (on first use)
+
         question = Sample(messages, max_tokens, system_prompt, temperature)
         answer = await self._ask_one(key, question, False)
         assert isinstance(answer, CreateMessageResult)
@@ -289,6 +288,8 @@ class Context:
 
     async def list_roots(self, *, key: str | None = None) -> ListRootsResult:
         """The client's roots: the folders and files it lets the server work on."""
+        from .questions import ListRoots  # noqa: PLC0415  (on first use)
+
         answer = await self._ask_one(key, ListRoots(), False)
         assert isinstance(answer, ListRootsResult)
         return answer
@@ -301,6 +302,8 @@ class Context:
 
     async def _ask_now(self, question: Question) -> Answer:
         """Handshake era: the question is a request to the client, answered mid-call."""
+        from .questions import AnswerDoesNotFit, Elicit, Sample  # noqa: PLC0415  (on first use)
+
         session = self._session()
         related = self._request_id_raw
         if isinstance(question, Elicit):
@@ -329,6 +332,8 @@ class Context:
 
     def _answered(self, key: str, question: Question, *, only_if_asked: bool) -> Answer | None:
         """This question's answer from an earlier round or from this retry, if it has one."""
+        from .questions import AnswerDoesNotFit, fingerprint  # noqa: PLC0415  (on first use)
+
         asked = fingerprint(question)
         recorded = self._state.answers.get(key)
         if isinstance(recorded, dict) and recorded.get("q") == asked:

@@ -28,7 +28,6 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 
-from .ecma_regex import compile_pattern, with_ecma_regex
 from .plain_schema import compile_plain
 
 T = TypeVar("T")
@@ -73,6 +72,8 @@ class _EcmaPattern:
     """jsonschema-rs keyword `pattern`, matched by the same ECMA-262 engine as the reference."""
 
     def __init__(self, parent_schema: Any, value: str, schema_path: Any) -> None:
+        from .ecma_regex import compile_pattern  # noqa: PLC0415  (a schema with a pattern)
+
         self._pattern = value
         compile_pattern(value)  # an invalid pattern fails the build, not the first call
 
@@ -229,6 +230,8 @@ class SchemaCheck:
         if self._reference is None:
             # Imported on first use: a server whose calls are all valid never loads it.
             from jsonschema import Draft202012Validator, validators  # noqa: PLC0415
+
+            from .ecma_regex import with_ecma_regex  # noqa: PLC0415
 
             base = validators.validator_for(self._schema, default=Draft202012Validator)
             self._reference = with_ecma_regex(base, search)(self._schema)
