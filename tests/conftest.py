@@ -32,6 +32,17 @@ TIMES: defaultdict[str, dict[str, float]] = defaultdict(dict)
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from hypothesis import settings
+
+    from tests.support import sweep
+
+    if config.getoption("--full"):
+        os.environ[sweep.FULL_ENV] = "1"  # the workers and the processes tests start see it
+    # CI draws the same examples every run (a failure reproduces, nothing flakes); a full run
+    # searches afresh.
+    settings.register_profile("sampled", derandomize=True, deadline=None)
+    settings.register_profile("full", derandomize=False, deadline=None)
+    settings.load_profile("full" if sweep.full_run() else "sampled")
     # generate's no-change records go to a folder of this run's, not the user's cache; the
     # servers and commands the tests start inherit it.
     if "MCPGEN_CACHE_DIR" not in os.environ:
@@ -39,6 +50,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--full",
+        action="store_true",
+        default=False,
+        help="run every case of the long sweeps (corpus differentials, random kill points, "
+        "hypothesis searches) instead of CI's seeded sample; same as MCPGEN_FULL=1",
+    )
     parser.addoption(
         "--update-goldens",
         action="store_true",
