@@ -107,6 +107,7 @@ class _Translator:
     def __init__(self, pattern: str) -> None:
         self.text = pattern
         self.at = 0
+        self.non_boundary = False  # the pattern holds a `\B`
 
     def peek(self, ahead: int = 0) -> str:
         index = self.at + ahead
@@ -148,6 +149,7 @@ class _Translator:
             return r"\z"
         if char == "\\" and self.peek(1) in ("b", "B"):
             self.at += 2
+            self.non_boundary |= self.text[self.at - 1] == "B"
             return "\\" + self.text[self.at - 1]  # both engines: ASCII word characters
         return self.atom() + self.quantifier()
 
@@ -313,10 +315,18 @@ def to_re2(pattern: str) -> str | None:
         compile_unicode(pattern)
     except Exception:
         return None  # legacy-mode or invalid: left to the backtracking engine
+    translator = _Translator(pattern)
     try:
-        return _Translator(pattern).translate()
+        translated = translator.translate()
     except (_Untranslatable, RecursionError):  # RecursionError: groups nested thousands deep
         return None
+    if translator.non_boundary:
+        # RE2 searches UTF-8 bytes and its `\B` holds between two bytes of one character
+        # (neither is an ASCII word byte): in `0\x{85}0` it finds a `\B` inside U+0085,
+        # where ECMA-262, reading code points, sees only boundaries. Starting each try at a
+        # code point (the text's start, then whole characters) keeps `\B` off those places.
+        return f"\\A{_class([(0, MAX_CODE_POINT)])}*?(?:{translated})"
+    return translated
 
 
 def _options(re2: Any) -> Any:

@@ -37,6 +37,14 @@ RUNAWAY = "a" * 30 + "!"
         (r"a$", "ba", True),  # a search, not a full match
         (r"^$", "", True),
         (r"\bé", " é", False),  # `\b` knows ASCII word characters only
+        # Every place in these texts is a boundary: RE2's `\B` must not find one between
+        # the UTF-8 bytes of the non-ASCII character.
+        (r"\B", "0\x850", False),
+        (r"\B", "0é0", False),
+        (r"\B", "a😀b", False),
+        (r"a*\B", "0\u20280", False),
+        (r"\B", "é😀", True),  # before é: no word character on either side
+        (r"\Bb", "ab", True),
         (r"^[^]$", "\n", True),
         (r"[]", "anything", False),
         (r"^\cJ$", "\n", True),
