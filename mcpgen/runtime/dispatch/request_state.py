@@ -74,9 +74,11 @@ class KeyedOnFirstUse:
             return self._codec
 
     def seal(self, payload: bytes) -> str:
+        """`payload` sealed: encrypted and authenticated under the key."""
         return self._keyed().seal(payload)
 
     def unseal(self, token: str) -> bytes:
+        """The payload `token` seals; the SDK's `InvalidRequestState` for any other token."""
         return self._keyed().unseal(token)
 
 
@@ -125,6 +127,7 @@ class CallState:
         )
 
     def encode(self, asking: Mapping[str, str]) -> str:
+        """This state, with the questions this round asks (by key), for the client to hold."""
         nonce = secrets.token_urlsafe(12)  # what makes each state one of a kind
         state = {"v": _VERSION, "n": nonce, "answers": self.answers, "asked": dict(asking)}
         return json.dumps(state, separators=(",", ":"))

@@ -40,6 +40,7 @@ def defaults() -> SimpleNamespace:
 
 
 def apply_environment_defaults(defaults: Mapping[str, str]) -> None:
+    """Set each variable the manifest gives a default for, unless it is set already."""
     for name, default in defaults.items():
         os.environ.setdefault(name, default)
 

@@ -68,6 +68,7 @@ class OneLineParser(argparse.ArgumentParser):
     argparse prints first would bury it (`--help` still shows it)."""
 
     def error(self, message: str) -> NoReturn:
+        """Exit with `message` in one line."""
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
