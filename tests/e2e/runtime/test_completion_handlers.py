@@ -49,7 +49,7 @@ async def complete_summarize_note_id(value: str, arguments: Mapping[str, str]) -
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def notes_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("completions") / "notes"
     root.mkdir()
     (root / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
@@ -67,10 +67,10 @@ def _server(root: Path) -> StdioServerParameters:
 
 
 @pytest.mark.anyio
-async def test_completion_handler_over_stdio(project: Path) -> None:
+async def test_completion_handler_over_stdio(notes_project: Path) -> None:
     template = ResourceTemplateReference(uri="notes://{folder}/{id}")
     async with (
-        stdio_client(_server(project)) as (read, write),
+        stdio_client(_server(notes_project)) as (read, write),
         ClientSession(read, write) as session,
     ):
         initialized = await session.initialize()

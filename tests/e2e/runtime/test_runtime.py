@@ -26,7 +26,7 @@ SAMPLES_PER_TOOL = int(os.environ.get("MCPGEN_STDIO_VERDICT_EXAMPLES", "25"))
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def case_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("runtime") / "runtime-case"
     run_mcpgen(
         "new", "--manifest", str(CASE / "mcpgen.yaml"), "--dir", str(root), "--no-input", "--no-git"
@@ -39,8 +39,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def test_handler_outcomes(project: Path, project_venv: ProjectVenv) -> None:
-    done = project_venv.pytest(project, with_src=True)
+def test_handler_outcomes(case_project: Path, project_venv: ProjectVenv) -> None:
+    done = project_venv.pytest(case_project, with_src=True)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "failed" not in done.stdout
 
@@ -68,15 +68,15 @@ def schema_accepts(schema: dict[str, Any], instance: Any) -> bool:
 
 
 def test_stdio_verdicts_equal_the_reference(
-    project: Path, project_venv: ProjectVenv, capsys: pytest.CaptureFixture[str]
+    case_project: Path, project_venv: ProjectVenv, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    env = {**os.environ, "PYTHONPATH": str(project / "src")}
+    env = {**os.environ, "PYTHONPATH": str(case_project / "src")}
     judged: Counter[tuple[str, str]] = Counter()
     disagreements = []
     with Session.open([str(project_venv.python), "-m", "runtime_case"], env) as session:
         listed = session.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
         tools = listed["result"]["tools"]
-        assert tools == manifest_wire_tools(project / "mcpgen.yaml")  # `category` included
+        assert tools == manifest_wire_tools(case_project / "mcpgen.yaml")  # `category` included
         schemas = {tool["name"]: tool["inputSchema"] for tool in tools}
         sample = [(tool, case) for tool in SAMPLED_TOOLS for case in drawn(schemas[tool])]
         for number, (name, case) in enumerate(sample):
