@@ -272,3 +272,115 @@ def sessions() -> list[Session]:
         ),
     ]
     return found
+
+
+# --- Streamable HTTP (stateless) ------------------------------------------------------------
+
+ACCEPT_BOTH = "application/json, text/event-stream"
+
+
+@dataclass(frozen=True)
+class HttpCase:
+    """One request to the MCP endpoint; `fast`: the HTTP fast path answers it."""
+
+    name: str
+    body: bytes | None
+    headers: tuple[tuple[str, str], ...] = ()
+    method: str = "POST"
+    fast: bool = False
+    fast_with_json: bool | None = None  # when answers are JSON bodies (None: as `fast`)
+
+    def taken(self, json_response: bool) -> bool:
+        """Whether the HTTP fast path answers it, with JSON bodies or SSE streams."""
+        return (
+            self.fast_with_json if json_response and self.fast_with_json is not None else self.fast
+        )
+
+    def sent_headers(self) -> dict[str, str]:
+        """The request's headers: the usual ones, with `headers` over them ("" drops one)."""
+        usual = {
+            "Accept": ACCEPT_BOTH,
+            "Content-Type": "application/json",
+            "MCP-Protocol-Version": "2025-11-25",
+        }
+        return {k: v for k, v in {**usual, **dict(self.headers)}.items() if v}
+
+    @property
+    def id(self) -> Any:
+        return json.loads(self.body or b"{}").get("id")
+
+
+def _http(name: str, body: bytes | None, *, fast: bool = False, **headers: str) -> HttpCase:
+    sent = tuple((k.replace("_", "-"), v) for k, v in headers.items())
+    return HttpCase(name, body, sent, fast=fast)
+
+
+def http_cases() -> list[HttpCase]:
+    """Every HTTP request of the corpus, each on its own (the server is stateless)."""
+    cases = [
+        _http("plain call", call(1, "echo", {"text": "Hello", "times": 2}), fast=True),
+        _http("call refused by the schema", call(2, "echo", {"text": "lower"}), fast=True),
+        _http("structured result", call(3, "structured", {"a": 1}), fast=True),
+        _http("result breaking its schema", call(4, "breaks", {}), fast=True),
+        _http("raising handler", call(5, "raises", {}), fast=True),
+        _http("text with a lone surrogate", call(6, "surrogate", {}), fast=True),
+        _http("call without arguments", call(7, "structured"), fast=True),
+        _http("tools/list", request("l", "tools/list"), fast=True),
+        _http("ping", request(8, "ping"), fast=True),
+        _http("ping, empty params", request(9, "ping", {}), fast=True),
+        _http("an empty string id", request("", "ping"), fast=True),
+        _http("an id beyond 2**53", request(2**60, "ping"), fast=True),
+        _http("unknown tool", call(10, "nope", {})),
+        _http("handler with a context", call(11, "context", {})),
+        _http("call with _meta", call(12, "echo", {"text": "A"}, _meta={"progressToken": 1})),
+        _http("call with an extra param", call(13, "echo", {"text": "A"}, extra=1)),
+        _http("ping with params", request(14, "ping", {"x": 1})),
+        _http("tools/list with a cursor", request(15, "tools/list", {"cursor": "x"})),
+        _http("unknown method", request(16, "no/such/method")),
+        _http("resources/list", request(17, "resources/list")),
+        _http("a notification", INITIALIZED),
+        _http("an answer to nothing", line({"jsonrpc": "2.0", "id": 18, "result": {}})),
+        _http("a batch", line([json.loads(request(19, "ping"))])),
+        _http("not JSON", b"{nope"),
+        _http("not JSON-RPC", b'{"id": 20, "method": "ping"}'),
+        _http("a float id", request(1.5, "ping")),
+        _http("a number for a method", b'{"jsonrpc":"2.0","id":21,"method":12345}'),
+        _http("not UTF-8", b'{"jsonrpc":"2.0","id":"\xff","method":"ping"}'),
+        _http("no body", b""),
+        _http("no protocol version", request(22, "ping"), MCP_Protocol_Version="", fast=True),
+        _http("unknown version", request(23, "ping"), MCP_Protocol_Version="1999-01-01"),
+        _http("foreign Host", request(24, "ping"), Host="evil.example"),
+        _http("foreign Origin", request(25, "ping"), Origin="http://evil.example"),
+        HttpCase(
+            "no SSE in Accept",
+            request(26, "ping"),
+            (("Accept", "application/json"),),
+            fast_with_json=True,  # all a JSON answer needs
+        ),
+        _http("any type in Accept", request(27, "ping"), Accept="*/*", fast=True),
+        _http("text/plain body", request(28, "ping"), Content_Type="text/plain"),
+        _http(
+            "a charset",
+            request(29, "ping"),
+            Content_Type="application/json; charset=utf-8",
+            fast=True,
+        ),
+        _http("a session id", request(30, "ping"), Mcp_Session_Id="abc"),
+        HttpCase("GET", None, method="GET"),
+        HttpCase("DELETE", None, method="DELETE"),
+        HttpCase("PUT", request(31, "ping"), method="PUT"),
+    ]
+    for number, version in enumerate(v for v in VERSIONS if v):  # "": no version header, above
+        cases.append(
+            _http(f"initialize {version!r}", line(initialize(version, request_id=40 + number)))
+        )
+        fast = version in HANDSHAKE_PROTOCOL_VERSIONS
+        cases.append(
+            _http(
+                f"a call at {version!r}",
+                call(50 + number, "structured", {"a": 1}),
+                MCP_Protocol_Version=str(version),
+                fast=fast,
+            )
+        )
+    return cases

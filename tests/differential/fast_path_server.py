@@ -9,13 +9,12 @@ SIDE is one of
 
 On `mcpgen-stdio`, loading the server waits until a byte (or the end) arrives on the
 descriptor named by `HOLD_FD`: meanwhile only the opening can answer, so the judge knows
-which answers are the opening's. At exit the ids the stdio fast path took are written to
-stderr on one line, after `TOOK_MARK`.
+which answers are the opening's. The id of each request a fast path takes is appended to the
+file named by `TOOK_FILE`, one JSON value a line.
 """
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import sys
@@ -30,7 +29,7 @@ from mcpgen.runtime.dispatch.dispatcher import Dispatcher
 from tests.differential.fast_path_tools import TOOLS, server_info
 
 HOLD_FD = "FAST_PATH_JUDGE_HOLD_FD"
-TOOK_MARK = "fast path took: "
+TOOK_FILE = "FAST_PATH_JUDGE_TOOK_FILE"
 MAX_BODY_BYTES = 4 * 1024 * 1024  # mcpgen's default --max-body-bytes
 
 
@@ -68,19 +67,8 @@ def sdk_http(info: ServerInfo, port: int, json_response: bool) -> None:
 
 def mcpgen(info: ServerInfo, argv: list[str]) -> None:
     from mcpgen.runtime.entry import console
-    from mcpgen.runtime.stdio.fast_path import FastPath
 
-    took: list[Any] = []
-    takes = FastPath.takes
-
-    def recorded(self: FastPath, request: Any) -> bool:
-        taken = takes(self, request)
-        if taken:
-            took.append(request.id)
-        return taken
-
-    FastPath.takes = recorded  # type: ignore[method-assign]
-    atexit.register(lambda: sys.stderr.write(TOOK_MARK + json.dumps(took) + "\n"))
+    _record_fast_paths(os.environ[TOOK_FILE])
     hold = os.environ.get(HOLD_FD)
 
     def load() -> tuple[ServerInfo, Dispatcher]:
@@ -90,6 +78,30 @@ def mcpgen(info: ServerInfo, argv: list[str]) -> None:
 
     # As the generated `launch` module states it: the offers, not the catalog itself.
     console.main(replace(info, catalog=None), TOOLS, load, argv)
+
+
+def _record_fast_paths(path: str) -> None:
+    """Append the id of every request the stdio and HTTP fast paths take to `path`."""
+    from mcpgen.runtime.http.fast_path import StatelessFastPath
+    from mcpgen.runtime.stdio.fast_path import FastPath
+
+    takes, answer = FastPath.takes, StatelessFastPath._answer
+
+    def took(request_id: Any) -> None:
+        with open(path, "a", encoding="utf-8") as record:
+            record.write(json.dumps(request_id) + "\n")
+
+    def taken(self: FastPath, request: Any) -> bool:
+        if result := takes(self, request):
+            took(request.id)
+        return result
+
+    async def answered(self: StatelessFastPath, message: Any, version: str) -> str:
+        took(message.id)
+        return await answer(self, message, version)
+
+    FastPath.takes = taken  # type: ignore[method-assign]
+    StatelessFastPath._answer = answered  # type: ignore[method-assign]
 
 
 def main(side: str, catalog: str, *rest: str) -> None:

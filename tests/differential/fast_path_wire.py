@@ -10,14 +10,14 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.differential.fast_path_server import HOLD_FD, TOOK_MARK
+from tests.differential.fast_path_server import HOLD_FD, TOOK_FILE
 
 SERVER = Path(__file__).with_name("fast_path_server.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,7 +128,9 @@ def stdio_session(
     is let load (`before_load`); None lets it load at once.
     """
     command = [sys.executable, str(SERVER), side, catalog]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    took = tempfile.NamedTemporaryFile(prefix="took-", delete=False)
+    took.close()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), TOOK_FILE: took.name}
     hold_read, hold_write = os.pipe()
     if side.startswith("mcpgen"):
         env[HOLD_FD] = str(hold_read)
@@ -173,8 +175,9 @@ def stdio_session(
     answers = output.join()
     err_reader.join(timeout=PATIENCE)
     stderr = b"".join(errors).decode("utf-8", "replace")
-    took = [json.loads(t[len(TOOK_MARK) :]) for t in stderr.splitlines() if t.startswith(TOOK_MARK)]
-    return Transcript(answers, before_load, took[0] if took else [], stderr)
+    taken = _took(took.name)
+    os.unlink(took.name)
+    return Transcript(answers, before_load, taken, stderr)
 
 
 # --- HTTP ------------------------------------------------------------------------------------
@@ -200,63 +203,91 @@ VARYING = frozenset({"date", "server"})
 
 @dataclass
 class HttpSide:
+    """A server process on 127.0.0.1:`port`, its output in `log`, the requests its fast
+    path took in the file `took`."""
+
     process: subprocess.Popen[bytes]
     port: int
+    log: Any
+    took_file: str
 
     def send(self, method: str, headers: dict[str, str], body: bytes | None) -> Reply:
+        """One request to /mcp: the reply's status, headers (less `VARYING`) and body."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=PATIENCE)
         try:
             connection.putrequest(method, "/mcp", skip_host=True, skip_accept_encoding=True)
             for name, value in {"Host": f"127.0.0.1:{self.port}", **headers}.items():
-                if value:
-                    connection.putheader(name, value)
+                connection.putheader(name, value)
             if body is not None:
                 connection.putheader("Content-Length", str(len(body)))
             connection.endheaders(body)
             response = connection.getresponse()
-            kept = sorted(
-                (k.lower(), v) for k, v in response.getheaders() if k.lower() not in VARYING
-            )
-            return Reply(response.status, tuple(kept), normalised(response.read()))
+            read = response.getheaders()
+            kept = sorted((k.lower(), v) for k, v in read if k.lower() not in VARYING)
+            # A GET's answer may be an event stream that stays open: its head is compared.
+            body = b"" if method == "GET" else normalised(response.read())
+            return Reply(response.status, tuple(kept), body)
         finally:
             connection.close()
 
+    @property
+    def took(self) -> list[Any]:
+        """The ids of the requests its fast path took so far."""
+        return _took(self.took_file)
 
-@contextlib.contextmanager
-def http_side(side: str, catalog: str, json_response: bool) -> Iterator[HttpSide]:
-    """A `side` server on a free port of 127.0.0.1, serving until the block ends."""
+    def stop(self) -> str:
+        """Stop the server (SIGTERM, as a deployment does); what it logged."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=PATIENCE)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.seek(0)
+        text: str = self.log.read().decode("utf-8", "replace")
+        self.log.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.took_file)
+        return text
+
+
+def http_side(side: str, catalog: str, json_response: bool) -> HttpSide:
+    """A `side` server on a free port of 127.0.0.1, listening (stop it with `stop`)."""
     port = free_port()
     command = [sys.executable, str(SERVER), side, catalog, str(port)]
     if json_response:
         command.append("--json-response")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    took = tempfile.NamedTemporaryFile(prefix="took-", delete=False)
+    took.close()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), TOOK_FILE: took.name}
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-        cwd=ROOT,
+        command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env, cwd=ROOT
     )
+    served = HttpSide(process, port, log, took.name)
     try:
-        _wait_listening(process, port)
-        yield HttpSide(process, port)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=PATIENCE)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        _wait_listening(served)
+    except BaseException:
+        served.stop()
+        raise
+    return served
 
 
-def _wait_listening(process: subprocess.Popen[bytes], port: int) -> None:
+def _wait_listening(side: HttpSide) -> None:
     deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
-        if process.poll() is not None:
-            stderr = process.stderr.read().decode() if process.stderr else ""
-            raise RuntimeError(f"the server exited at start: {stderr}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+        if side.process.poll() is not None:
+            raise RuntimeError(f"the server exited at start: {side.stop()}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", side.port), 0.2):
             return
         time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {PATIENCE} s")
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{side.port} after {PATIENCE} s")
+
+
+def _took(path: str) -> list[Any]:
+    try:
+        with open(path, encoding="utf-8") as record:
+            return [json.loads(line) for line in record]
+    except FileNotFoundError:
+        return []

@@ -14,15 +14,30 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.differential.fast_path_corpus import FAST, OPENING, Session, sessions
+from tests.differential.fast_path_corpus import (
+    FAST,
+    OPENING,
+    HttpCase,
+    Session,
+    http_cases,
+    sessions,
+)
 from tests.differential.fast_path_sampling import drawn
-from tests.differential.fast_path_wire import Transcript, normalised, stdio_session
+from tests.differential.fast_path_wire import (
+    HttpSide,
+    Transcript,
+    http_side,
+    normalised,
+    stdio_session,
+)
 
 SESSIONS = drawn(sessions(), sample=4)
+HTTP_CASES = drawn(http_cases(), sample=12)
 
 
 def _both(session: Session) -> tuple[Transcript, Transcript]:
@@ -62,3 +77,31 @@ def _id(answer: bytes) -> object:
 def _assert_same(ids: list[object], expected: list[object], what: str) -> None:
     found, wanted = Counter(map(repr, ids)), Counter(map(repr, expected))
     assert found == wanted, f"{what}: {list(found - wanted)}, not {list(wanted - found)}"
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["sse", "json"])
+def http_pair(request: pytest.FixtureRequest) -> Iterator[tuple[HttpSide, HttpSide, bool]]:
+    """The SDK's stateless Streamable HTTP app and mcpgen's stateless HTTP server, both
+    answering with SSE streams (or both with JSON bodies); the last item says which."""
+    json_response = bool(request.param)
+    with ThreadPoolExecutor(2) as pool:
+        started = [
+            pool.submit(http_side, side, "everything", json_response)
+            for side in ("sdk-http", "mcpgen-http")
+        ]
+        sdk, ours = (future.result() for future in started)
+    yield sdk, ours, json_response
+    sdk.stop()
+    ours.stop()
+
+
+@pytest.mark.parametrize("case", HTTP_CASES, ids=[c.name for c in HTTP_CASES])
+def test_http_answers_are_the_sdks(
+    http_pair: tuple[HttpSide, HttpSide, bool], case: HttpCase
+) -> None:
+    sdk, ours, json_response = http_pair
+    before = len(ours.took)
+    headers = case.sent_headers()
+    assert ours.send(case.method, headers, case.body) == sdk.send(case.method, headers, case.body)
+    taken = ours.took[before:]
+    _assert_same(taken, [case.id] if case.taken(json_response) else [], "taken by the fast path")
