@@ -29,6 +29,9 @@ from mcpgen.runtime.dispatch.dispatcher import Dispatcher
 from tests.differential.fast_path_tools import TOOLS, server_info
 
 HOLD_FD = "FAST_PATH_JUDGE_HOLD_FD"
+# "1": judge the fast paths under the installed SDK even where the contract does not accept
+# it (`.ci/sdk-drift` asks whether a newer release could be accepted).
+ASSUME_VERIFIED = "FAST_PATH_JUDGE_ASSUME_VERIFIED"
 TOOK_FILE = "FAST_PATH_JUDGE_TOOK_FILE"
 MAX_BODY_BYTES = 4 * 1024 * 1024  # mcpgen's default --max-body-bytes
 
@@ -104,7 +107,22 @@ def _record_fast_paths(path: str) -> None:
     StatelessFastPath._answer = answered  # type: ignore[method-assign]
 
 
+def _assume_verified() -> None:
+    """Make the contract accept the installed SDK as it is, before the fast paths read it."""
+    from mcpgen.runtime.core import sdk_contract
+
+    installed = sdk_contract.installed_sdk()
+    numbers = sdk_contract.release_numbers(installed or "")
+    protocols = sdk_contract.sdk_protocols()
+    if numbers is None or protocols is None:
+        raise SystemExit(f"cannot judge mcp {installed}: its release or versions are unreadable")
+    sdk_contract.VERIFIED_SDK = sdk_contract.Releases(numbers, (*numbers[:-1], numbers[-1] + 1))
+    sdk_contract.VERIFIED_PROTOCOLS = protocols
+
+
 def main(side: str, catalog: str, *rest: str) -> None:
+    if os.environ.get(ASSUME_VERIFIED) == "1":
+        _assume_verified()
     info = server_info(catalog)
     json_response = "--json-response" in rest
     port = [r for r in rest if r.isdigit()]
