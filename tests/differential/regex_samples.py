@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any
-
 from hypothesis import strategies as st
 
-from tests.support.corpus import manifest_files, real_files
+from tests.differential.corpus_cases import patterns as patterns_of_the_corpus
 
 # Where the dialects part: what counts as whitespace, a digit, a word character, a line end.
 TRICKY = (
@@ -81,29 +77,10 @@ REALISTIC = (
 )
 
 
-def corpus_patterns() -> list[str]:
-    """Every `pattern` and `patternProperties` key in the corpus of tool schemas."""
-    found: set[str] = set()
-    for path in real_files():
-        found.update(_patterns(json.loads(path.read_text(encoding="utf-8"))))
-    from ruamel.yaml import YAML
-
-    for path in manifest_files():
-        found.update(_patterns(YAML(typ="safe").load(path)))
-    return sorted(found)
-
-
-def _patterns(schema: Any) -> Iterator[str]:
-    if isinstance(schema, dict):
-        for key, value in schema.items():
-            if key == "pattern" and isinstance(value, str):
-                yield value
-            elif key == "patternProperties" and isinstance(value, dict):
-                yield from value
-            yield from _patterns(value)
-    elif isinstance(schema, list):
-        for item in schema:
-            yield from _patterns(item)
+def known_patterns() -> list[str]:
+    """Every regex of the corpus's schemas, then the real-world shapes above."""
+    corpus = [case.pattern for case in patterns_of_the_corpus()]
+    return [*corpus, *(pattern for pattern in REALISTIC if pattern not in corpus)]
 
 
 _LITERALS = st.sampled_from([*"ab-_ é😀", r"\.", r"\$", r"\/", r"\\", r"\u00a0", r"\u2028"])

@@ -3,78 +3,58 @@
 `fast_verdict` may only ever say "accepted" where the reference validator accepts too (a
 rejection goes to the reference, which words it), so each test here draws schemas, manifests
 and arguments, valid and one change away from valid, and demands that every acceptance is
-the reference's. On the unchanged corpus the two must agree exactly: a fast path that
-rejected what is valid would load jsonschema on every run for nothing.
+the reference's (`judges.fast_*`). On the unchanged corpus the two must agree exactly: a fast
+path that rejected what is valid would load jsonschema on every run for nothing.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Iterator
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
-import jsonschema_specifications
+import jsonschema_specifications  # type: ignore[import-untyped]
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator, validators
+from jsonschema import validators
 
 from mcpgen.manifest import fast_verdict
 from mcpgen.manifest.ecma_regex import with_ecma_regex
-from mcpgen.manifest.load import load_yaml
-from mcpgen.manifest.tool_schema import (
-    DIALECTS,
-    _metaschema_validator,
-    check_tool_schema,
-    dialect_of,
-    reference_class,
-)
-from mcpgen.manifest.validate import manifest_json_schema_text
+from mcpgen.manifest.tool_schema import DIALECTS, check_tool_schema, dialect_of, reference_class
 from mcpgen.runtime.testing.schema_cases import cases
-from tests.support.corpus import manifest_files, real_files
+from tests.differential import judges
+from tests.differential.corpus_cases import manifests, written_schemas
+from tests.differential.corpus_sample import SEARCH, params, per_source_and_keyword
+from tests.support import sweep
 
-REPO = Path(__file__).resolve().parents[2]
 DRAFTS = sorted(set(DIALECTS.values()))
 # Values a schema keyword or a manifest key may wrongly hold (1.0: an integer to some drafts).
 ODD_VALUES: tuple[Any, ...] = (None, True, 0, -1, 1.0, 1.5, "", "x", "a\n", [], ["a", "a"], {})
-
-
-def _manifests() -> list[Path]:
-    paths = manifest_files()
-    paths += sorted((REPO / "examples").glob("*/mcpgen.yaml"))
-    paths += sorted((REPO / "tests" / "golden" / "errors").glob("*.yaml"))
-    return paths
-
-
-@cache
-def manifest_data() -> tuple[tuple[str, Any], ...]:
-    found = []
-    for path in _manifests():
-        loaded = load_yaml(path.read_text(encoding="utf-8"), path.name)
-        if loaded.data is not None:
-            found.append((f"{path.parent.name}/{path.stem}", loaded.data))
-    return tuple(found)
-
-
-@cache
-def tool_schemas() -> tuple[tuple[str, dict[str, Any]], ...]:
-    found = []
-    for path in real_files():
-        for tool in json.loads(path.read_text(encoding="utf-8")):
-            for key in ("inputSchema", "outputSchema"):
-                if isinstance(tool.get(key), dict):
-                    found.append((f"{path.stem}:{tool['name']}:{key}", tool[key]))
-    for name, data in manifest_data():
-        tools = data.get("tools") if isinstance(data, dict) else None
-        for index, tool in enumerate(tools if isinstance(tools, list) else []):
-            for key in ("input_schema", "inputSchema", "output_schema", "outputSchema"):
-                if isinstance(tool, dict) and isinstance(tool.get(key), dict):
-                    found.append((f"{name}:{index}:{key}", tool[key]))
-    return tuple(found)
+# Schemas one keyword away from valid, beside the corpus's.
+BROKEN_SCHEMAS = [
+    {"enum": []},
+    {"$anchor": "a\n"},
+    {"minLength": 1.0},
+    {"exclusiveMinimum": True},
+    {"required": ["a", "a"]},
+    {"type": ["string", "string"]},
+    {"pattern": "(?<=a)b"},
+    {"pattern": "["},
+    {"maxLength": 2**70},
+    {"items": [{"type": "string"}], "additionalItems": {"type": 1}},
+    {"dependencies": {"a": ["b", "b"]}},
+    {"format": 3},
+    {"$schema": 3},
+]
+SCHEMAS = params(per_source_and_keyword(written_schemas(), 2))
+INPUT_SCHEMAS = params(
+    per_source_and_keyword(
+        [c for c in written_schemas() if c.is_input and not check_tool_schema(c.schema, "input")],
+        2,
+    )
+)
 
 
 def _one_change(value: Any, limit: int = 40) -> Iterator[Any]:
@@ -104,10 +84,6 @@ def _one_change(value: Any, limit: int = 40) -> Iterator[Any]:
                 yield changed
 
 
-def reference_meets_metaschema(draft: str, schema: Any) -> bool:
-    return bool(_metaschema_validator(draft).is_valid(schema))
-
-
 def test_dialect_uris_are_the_references() -> None:
     for draft in DRAFTS:
         meta = reference_class(draft).META_SCHEMA
@@ -130,81 +106,41 @@ def test_metaschemas_are_the_references() -> None:
         assert copies == [jsonschema_specifications.REGISTRY[uri].contents], uri
 
 
-@pytest.mark.parametrize("draft", DRAFTS)
-def test_metaschema_verdicts_on_the_corpus_are_the_references(draft: str) -> None:
-    for name, schema in tool_schemas():
-        pieces = [schema, *schema.get("properties", {}).values(), *schema.get("$defs", {}).values()]
+@pytest.mark.parametrize("schema", SCHEMAS)
+def test_metaschema_verdicts_on_the_corpus_are_the_references(schema: dict[str, Any]) -> None:
+    pieces = [schema, *schema.get("properties", {}).values(), *schema.get("$defs", {}).values()]
+    for draft in DRAFTS:
         for piece in pieces:
-            expected = reference_meets_metaschema(draft, piece)
-            assert fast_verdict.meets_metaschema(draft, piece) == expected, (name, piece)
+            verdicts = judges.fast_metaschema(draft, piece)
+            assert verdicts.agree(), verdicts
 
 
-@pytest.mark.parametrize("draft", DRAFTS)
-def test_metaschema_acceptance_one_change_away_is_the_references(draft: str) -> None:
-    extra = [
-        {"enum": []},
-        {"$anchor": "a\n"},
-        {"minLength": 1.0},
-        {"exclusiveMinimum": True},
-        {"required": ["a", "a"]},
-        {"type": ["string", "string"]},
-        {"pattern": "(?<=a)b"},
-        {"pattern": "["},
-        {"maxLength": 2**70},
-        {"items": [{"type": "string"}], "additionalItems": {"type": 1}},
-        {"dependencies": {"a": ["b", "b"]}},
-        {"format": 3},
-        {"$schema": 3},
-    ]
-    accepted = 0
-    # Every third corpus schema: the reference is slow on the 2019-09 and 2020-12 metaschemas.
-    sample = [*tool_schemas()[::3], *(("extra", e) for e in extra)]
-    for name, schema in sample:
-        for changed in [schema, *_one_change(schema, limit=15)]:
-            if fast_verdict.meets_metaschema(draft, changed):
-                accepted += 1
-                assert reference_meets_metaschema(draft, changed), (name, changed)
-    assert accepted > 0
+@pytest.mark.parametrize(
+    "schema", [*SCHEMAS, *(pytest.param(s, id=f"broken:{s}") for s in BROKEN_SCHEMAS)]
+)
+def test_metaschema_acceptance_one_change_away_is_the_references(schema: dict[str, Any]) -> None:
+    for changed in [schema, *_one_change(schema, limit=15)]:
+        for draft in DRAFTS:
+            verdicts = judges.fast_metaschema(draft, changed)
+            assert verdicts.sound(), verdicts
 
 
-def test_manifest_verdicts_are_the_references() -> None:
-    reference = Draft202012Validator(json.loads(manifest_json_schema_text()))
-    text = manifest_json_schema_text()
-    agreed = 0
-    for name, data in manifest_data():
-        assert fast_verdict.manifest_accepts(text, data) == reference.is_valid(data), name
-        for changed in _one_change(data, limit=300):
-            if fast_verdict.manifest_accepts(text, changed):
-                assert reference.is_valid(changed), (name, changed)
-                agreed += 1
-    assert agreed > 0
+@pytest.mark.parametrize("manifest", manifests(), ids=lambda m: m.id)
+def test_manifest_verdicts_are_the_references(manifest: Any) -> None:
+    verdicts = judges.fast_manifest(manifest.data)
+    assert verdicts.agree(), verdicts
+    for changed in _one_change(manifest.data, limit=sweep.rounds(60, 300)):
+        verdicts = judges.fast_manifest(changed)
+        assert verdicts.sound(), verdicts
 
 
-@cache
-def _argument_judges(key: str) -> tuple[Any, st.SearchStrategy[Any]]:
-    schema = json.loads(key)
-    cls = reference_class(dialect_of(schema) or "draft202012")
-    return with_ecma_regex(cls)(schema), cases(schema)
-
-
-def _input_schemas() -> list[Any]:
-    """The input schemas whose examples validation checks: those without problems."""
-    return [
-        pytest.param(schema, id=name)
-        for name, schema in tool_schemas()
-        if name.endswith(("inputSchema", "input_schema")) and not check_tool_schema(schema, "input")
-    ]
-
-
-@pytest.mark.parametrize("schema", _input_schemas())
-@settings(max_examples=2, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@pytest.mark.parametrize("schema", INPUT_SCHEMAS)
+@settings(SEARCH, max_examples=sweep.examples(2, 5))
 @given(data=st.data())
 def test_argument_acceptance_is_the_references(schema: dict[str, Any], data: st.DataObject) -> None:
-    reference, strategy = _argument_judges(json.dumps(schema, sort_keys=True))
-    case = data.draw(strategy)
-    draft = dialect_of(schema) or "draft202012"
-    if fast_verdict.arguments_accept(schema, draft, case.instance):
-        assert reference.is_valid(case.instance), case
+    case = data.draw(cases(schema))
+    verdicts = judges.fast_arguments(schema, case.instance)
+    assert verdicts.sound(), (case.category, verdicts)
 
 
 def test_argument_verdicts_leave_pattern_properties_to_the_reference() -> None:

@@ -1,34 +1,35 @@
-"""`plain_schema` judges exactly as the reference (python `jsonschema`) on every schema it
-accepts to compile, and refuses to compile everything else.
+"""`plain_schema` judges exactly as the reference (python `jsonschema`) and jsonschema-rs on
+every schema it accepts to compile, and refuses to compile everything else
+(`judges.plain_closure`, and `judges.schema_check` for the runtime's verdict built on it).
 
-The schemas: every tool input schema of the corpus and the examples that is plain, plus
-hand-written ones at the edges. The instances: hypothesis draws (valid ones and one mutation
-away, `schema_cases`) and a fixed list of values the engines are known to differ on (1.0
-as an integer, booleans as numbers, NaN, astral characters in a length, huge integers).
+The schemas: the tool input schemas of the corpus and the examples that are plain (a sample
+from every source, all of them in a full run), plus hand-written ones at the edges. The
+instances: hypothesis draws (valid ones and one mutation away, `schema_cases`) and a fixed
+list of values the engines are known to differ on (1.0 as an integer, booleans as numbers,
+NaN, astral characters in a length, huge integers).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonschema import Draft202012Validator, validators
 
 from mcpgen.runtime.testing.schema_cases import cases
 from mcpgen.runtime.validation.plain_schema import compile_plain
-from mcpgen.runtime.validation.schema_check import SchemaCheck, non_finite
-from tests.differential.test_verdicts import tool_schemas
+from tests.differential import judges
+from tests.differential.corpus_cases import served_input_schemas
+from tests.differential.corpus_sample import SEARCH, params, per_source_and_keyword
+from tests.support import sweep
 
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "5"))
 EDGE_VALUES: list[Any] = [
     None,
     True,
@@ -98,19 +99,12 @@ NOT_PLAIN = [
 ]
 
 
-def _reference(schema: Any) -> Any:
-    return validators.validator_for(schema, Draft202012Validator)(schema)
-
-
 def _agree(schema: Any, instance: Any) -> None:
-    predicate = compile_plain(schema)
-    assert predicate is not None
-    expected = _reference(schema).is_valid(instance)
-    assert predicate(instance) is expected, (schema, instance)
+    verdicts = judges.plain_closure(schema, instance)
+    assert verdicts.agree(), verdicts
     if isinstance(schema, dict):
-        # A NaN or an infinity fails every schema a SchemaCheck judges: JSON has none.
-        judged = expected and not non_finite(instance)
-        assert (SchemaCheck(schema).problems(instance) == []) is judged
+        verdicts = judges.schema_check(schema, instance)
+        assert verdicts.agree(), verdicts
 
 
 @pytest.mark.parametrize("schema", PLAIN, ids=lambda s: json.dumps(s)[:60])
@@ -124,19 +118,16 @@ def test_anything_else_is_left_to_the_engines(schema: Any) -> None:
     assert compile_plain(schema) is None
 
 
-def _plain_corpus() -> list[Any]:
-    return [p for p in tool_schemas() if compile_plain(p.values[0]) is not None]
+PLAIN_CORPUS = [c for c in served_input_schemas() if compile_plain(c.schema) is not None]
 
 
 def test_most_real_schemas_are_plain() -> None:
     """So that the corpus differential below has something to judge."""
-    assert len(_plain_corpus()) >= 100
+    assert len(PLAIN_CORPUS) >= 100
 
 
-@pytest.mark.parametrize("schema", _plain_corpus())
-@settings(
-    max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck)
-)
+@pytest.mark.parametrize("schema", params(per_source_and_keyword(PLAIN_CORPUS, 2)))
+@settings(SEARCH, max_examples=sweep.examples(3, 10))
 @given(data=st.data())
 def test_corpus_verdicts(schema: dict[str, Any], data: st.DataObject) -> None:
     case = data.draw(cases(schema))
