@@ -21,8 +21,7 @@ from tests.differential import judges, tally
 from tests.differential.applicator_schemas import array_schemas, arrays, object_schemas, objects
 from tests.differential.corpus_cases import served_input_schemas
 from tests.differential.corpus_sample import SEARCH, params, per_source_and_keyword
-from tests.differential.regex_samples import texts
-from tests.differential.test_ecma_differential import PATTERNS
+from tests.differential.regex_samples import known_patterns, texts
 from tests.support import sweep
 
 SCHEMAS = params(per_source_and_keyword(served_input_schemas(), 2))
@@ -42,9 +41,9 @@ def test_server_verdict_equals_reference(schema: dict[str, Any], data: st.DataOb
 
 
 def pattern_schemas() -> list[Any]:
-    """Each pattern of the regex differential as a `pattern` and as a `patternProperties` key."""
+    """Each known pattern as a `pattern` and as a `patternProperties` key."""
     found = []
-    for pattern in PATTERNS:
+    for pattern in known_patterns():
         string = {"type": "object", "properties": {"s": {"type": "string", "pattern": pattern}}}
         keys = {"type": "object", "patternProperties": {pattern: {"type": "integer"}}}
         keyed = {**keys, "additionalProperties": False}
