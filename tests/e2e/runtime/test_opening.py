@@ -1,8 +1,10 @@
-"""The start-up answers (`stdio.opening.Opening`) are byte for byte the SDK's, and only where it may
-give them; the SDK then takes the session over as if it had served it from the start.
+"""The opening (`stdio.opening`) answers only what it may, and hands the session over to the
+SDK as if the SDK had served it from the start.
 
-Every comparison runs the same lines through a real session of the SDK (`serve_fds` over
-pipes, the fast path on, as the server runs) and through the opening, and compares bytes.
+That its answers are byte for byte the SDK's, at every protocol version and for every kind of
+server, is judged against the SDK's own `stdio_server` in tests/differential
+(`test_fast_paths_vs_sdk`); here the hand-over is checked against an uninterrupted session of
+the runtime's transport over pipes.
 """
 
 from __future__ import annotations
@@ -15,20 +17,13 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import anyio
 import pytest
-from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, LATEST_HANDSHAKE_VERSION
 
-from mcpgen.runtime.catalog.catalog import Catalog
-from mcpgen.runtime.catalog.prompts import PromptSpec
-from mcpgen.runtime.catalog.resources import ResourceSpec, TemplateSpec
-from mcpgen.runtime.core.sdk_contract import fast_paths
-from mcpgen.runtime.core.server_info import OFFERS, ServerInfo
+from mcpgen.runtime.core.server_info import ServerInfo
 from mcpgen.runtime.dispatch.dispatcher import Dispatcher
-from mcpgen.runtime.entry.console import can_open
 from mcpgen.runtime.entry.serve import build_server
 from mcpgen.runtime.stdio.fast_path import FastPath
 from mcpgen.runtime.stdio.opening import Handover, Opening
@@ -42,46 +37,6 @@ INFO = ServerInfo(
     description="Tiny.",
     instructions='Use "echo" ✓, or\n\ttags \x01 é 𝄞 \u2028 \x7f \\ /',
 )
-
-
-def _read(uri: str) -> str:
-    return uri
-
-
-def _template(**variables: Any) -> str:
-    return "t"
-
-
-RESOURCE = ResourceSpec({"uri": "test://a", "name": "a"}, text="a")
-WATCHED = ResourceSpec({"uri": "test://w", "name": "w"}, text="w", subscribe=True)
-TEMPLATE = TemplateSpec({"uriTemplate": "n://{id}", "name": "n"}, handler=_template)
-COMPLETED = TemplateSpec(
-    {"uriTemplate": "c://{id}", "name": "c"}, handler=_template, completions={"id": ["1", "2"]}
-)
-PROMPT = PromptSpec({"name": "p", "arguments": []}, template="hi")
-# (catalog, what the generator says it offers)
-CATALOGS: list[Any] = [
-    pytest.param(None, (), id="tools-only"),
-    pytest.param(Catalog(resources=[RESOURCE]), ("resources",), id="resources"),
-    pytest.param(Catalog(templates=[TEMPLATE]), ("resources",), id="templates"),
-    pytest.param(
-        Catalog(resources=[RESOURCE, WATCHED]), ("resources", "subscribe"), id="subscribe"
-    ),
-    pytest.param(Catalog(prompts=[PROMPT]), ("prompts",), id="prompts"),
-    pytest.param(
-        Catalog(resources=[WATCHED], templates=[COMPLETED], prompts=[PROMPT]),
-        OFFERS,
-        id="everything",
-    ),
-]
-VERSIONS = [*HANDSHAKE_PROTOCOL_VERSIONS, "2026-07-28", "1999-01-01", ""]
-CLIENTS: list[dict[str, Any]] = [
-    {},
-    {"roots": {"listChanged": True}},
-    {"roots": {}, "sampling": {}, "elicitation": {}},
-    {"sampling": {"context": {}, "tools": {}}, "elicitation": {"form": {}, "url": {}}},
-    {"experimental": {"vendor/x": {"on": [1, 2]}}, "roots": {"listChanged": False}},
-]
 
 
 def _initialize(version: Any, capabilities: Any, request_id: Any = "init") -> dict[str, Any]:
@@ -141,36 +96,6 @@ def _sdk_session(
 
 def _opening(info: ServerInfo) -> Opening:
     return Opening(info, SERVER_TOOLS, 1 << 20)
-
-
-@pytest.mark.parametrize(("catalog", "offers"), CATALOGS)
-@pytest.mark.parametrize("version", VERSIONS)
-def test_the_handshake_and_tools_list_are_byte_for_byte_the_sdks(
-    catalog: Catalog | None, offers: tuple[str, ...], version: str
-) -> None:
-    info = replace(INFO, catalog=catalog, offers=offers)
-    lines = [
-        _line(_initialize(version, {})),
-        _line(INITIALIZED),
-        _line(_request(1, "tools/list")),
-        _line(_request("ping ✓", "ping")),
-        _line(_request(-7, "tools/list", **{})),
-        _line({"id": 8, "params": {}, "method": "ping", "jsonrpc": "2.0"}),
-    ]
-    sdk, _ = _sdk_session(info, lines)
-    opening = _opening(replace(info, catalog=None))
-    ours = [opening._answer(line) for line in lines]
-    assert None not in ours
-    assert [answer.rstrip(b"\n") for answer in ours if answer] == sdk
-
-
-@pytest.mark.parametrize("capabilities", CLIENTS)
-def test_every_plain_client_gets_the_sdks_answer(capabilities: dict[str, Any]) -> None:
-    lines = [_line(_initialize(LATEST_HANDSHAKE_VERSION, capabilities, request_id=2**40))]
-    sdk, _ = _sdk_session(INFO, lines)
-    answer = _opening(INFO)._answer(lines[0])
-    assert answer is not None
-    assert [answer.rstrip(b"\n")] == sdk
 
 
 INIT = _initialize("2025-11-25", {})
@@ -297,7 +222,7 @@ class _Client:
         thread = threading.Thread(target=client)
         thread.start()
         try:
-            rest = self.opening.serve(self.in_read, self.out_write, self.warm_up)  # type: ignore[arg-type]
+            rest = self.opening.serve(self.in_read, self.out_write, self.warm_up)
         finally:
             self.opening.close()
         thread.join(timeout=30)
@@ -455,8 +380,3 @@ def test_another_signal_neither_ends_the_opening_nor_makes_it_spin(client: _Clie
         for timer in timers:
             timer.join()
         signal.signal(signal.SIGUSR1, previous)
-
-
-def test_the_sdk_release_is_read_without_importing_it() -> None:
-    assert fast_paths(opening=True).on
-    assert can_open()
