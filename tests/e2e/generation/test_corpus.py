@@ -1,5 +1,9 @@
 """Every corpus input (20 real servers' tools/list output, 3 tricky manifests) becomes a
-project that passes its own tests, and whose server publishes each tool unchanged."""
+project that passes its own tests, and whose server publishes each tool unchanged.
+
+CI runs the inputs that between them use every schema keyword, type and tool key of the
+corpus, and one more drawn with the sweep's seed (`tests/support/corpus_sample.py`);
+`pytest --full` runs all of them."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from mcp import Client, StdioServerParameters
 
 from mcpgen.manifest.model import WIRE_KEYS
 from mcpgen.render.publish import without_unimplemented
+from tests.support.corpus_sample import covering
 from tests.support.project_venv import (
     ProjectVenv,
     assert_lint_clean,
@@ -22,7 +27,7 @@ from tests.support.project_venv import (
     write_manifest_for,
 )
 
-CASES = corpus_manifests()
+CASES = covering(corpus_manifests(), extra=1)
 # Type-checking 18,000 lines of models takes minutes: these cover every schema shape.
 MYPY_CASES = {"notes_app", "inventory", "smart_home", "notion", "atlassian", "filesystem", "time"}
 
