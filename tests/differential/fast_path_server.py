@@ -71,7 +71,8 @@ def sdk_http(info: ServerInfo, port: int, json_response: bool) -> None:
 def mcpgen(info: ServerInfo, argv: list[str]) -> None:
     from mcpgen.runtime.entry import console
 
-    _record_fast_paths(os.environ[TOOK_FILE])
+    if TOOK_FILE in os.environ:
+        _record_fast_paths(os.environ[TOOK_FILE])
     hold = os.environ.get(HOLD_FD)
 
     def load() -> tuple[ServerInfo, Dispatcher]:

@@ -1,8 +1,9 @@
 """The server both sides of the fast-path judge serve: a small tool table, and catalogs.
 
-Each tool is there for one branch of an answer: a plain call, arguments its schema refuses,
-a structured result, a result breaking its own output schema, a raising handler, a handler
-that wants a `Context` (never taken by a fast path), text the JSON encoder must escape.
+Each tool is there for one branch of an answer: a plain call, arguments its schema refuses
+(a pattern, a format, pattern properties), a structured result, a result breaking its own
+output schema, a raising handler, a handler that wants a `Context` (never taken by a fast
+path), text the JSON encoder must escape.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from mcpgen.runtime.catalog.prompts import PromptSpec
 from mcpgen.runtime.catalog.resources import ResourceSpec, TemplateSpec
 from mcpgen.runtime.core.server_info import OFFERS, ServerInfo
 from mcpgen.runtime.dispatch.dispatcher import ToolSpec
+from tests.support.runtime.tiny_tools import TOOLS as TINY_TOOLS
 
 
 class Open(BaseModel):
@@ -77,6 +79,7 @@ def _tool(name: str, handler: Any, **definition: Any) -> ToolSpec[Any]:
 
 TOOLS: tuple[ToolSpec[Any], ...] = (
     ToolSpec(ECHO, EchoInput, echo, "h.py"),
+    *(tool for tool in TINY_TOOLS if tool.name in ("when", "tags")),  # formats, patterns
     _tool("structured", structured, outputSchema=COUNTED),
     _tool("breaks", breaks_its_schema, outputSchema=COUNTED),
     _tool("raises", raises),

@@ -119,18 +119,22 @@ class Transcript:
 
 
 def stdio_session(
-    side: str, catalog: str, lines: list[bytes], opening_answers: int | None = None
+    side: str,
+    catalog: str,
+    lines: list[bytes],
+    opening_answers: int | None = None,
+    env: dict[str, str] | None = None,
 ) -> Transcript:
     """Send `lines` to a fresh `side` server, keep its input open until every request is
     answered, then end it; what it answered.
 
     `opening_answers` (mcpgen only): how many answers the opening gives before the server
-    is let load (`before_load`); None lets it load at once.
+    is let load (`before_load`); None lets it load at once. `env`: more environment.
     """
     command = [sys.executable, str(SERVER), side, catalog]
     took = tempfile.NamedTemporaryFile(prefix="took-", delete=False)
     took.close()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), TOOK_FILE: took.name}
+    env = {**os.environ, **(env or {}), "PYTHONPATH": str(ROOT), TOOK_FILE: took.name}
     hold_read, hold_write = os.pipe()
     if side.startswith("mcpgen"):
         env[HOLD_FD] = str(hold_read)

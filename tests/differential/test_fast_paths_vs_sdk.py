@@ -13,12 +13,16 @@ A seeded sample of the corpus runs by default; `MCPGEN_FULL_DIFFERENTIAL=1` runs
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from mcpgen.runtime.core.sdk_contract import SWITCH_ENV
 from tests.differential.fast_path_corpus import (
     FAST,
     OPENING,
@@ -29,6 +33,9 @@ from tests.differential.fast_path_corpus import (
 )
 from tests.differential.fast_path_sampling import drawn
 from tests.differential.fast_path_wire import (
+    PATIENCE,
+    ROOT,
+    SERVER,
     HttpSide,
     Transcript,
     http_side,
@@ -64,6 +71,37 @@ def test_stdio_answers_are_the_sdks(session: Session) -> None:
     _assert_same(opened, session.answered_by(OPENING), "answered by the opening")
     if session.plain_handshake:
         _assert_same(ours.fast_path_took, session.answered_by(FAST), "taken by the fast path")
+
+
+def test_with_the_fast_paths_off_the_server_says_why_once_and_answers_as_the_sdk() -> None:
+    session = next(s for s in sessions() if s.plain_handshake)
+    sdk = stdio_session("sdk-stdio", session.catalog, session.lines)
+    ours = stdio_session("mcpgen-stdio", session.catalog, session.lines, env={SWITCH_ENV: "0"})
+    said = [line for line in ours.stderr.splitlines() if "are off" in line]
+    assert said == [
+        "WARNING:mcpgen.runtime.core.sdk_contract:the opening answers and fast paths are off, "
+        f"the SDK answers every request: {SWITCH_ENV}=0"
+    ]
+    assert ours.fast_path_took == []
+    mine, theirs = Counter(map(normalised, ours.answers)), Counter(map(normalised, sdk.answers))
+    assert mine - theirs == Counter(session.extra)
+    assert not theirs - mine
+
+
+@pytest.mark.parametrize("paths", ["on", "off"])
+def test_an_empty_input_ends_both_servers_at_once(paths: str) -> None:
+    """`server < /dev/null`: nothing to answer, and both exit 0 straight away."""
+    env = {SWITCH_ENV: "0"} if paths == "off" else {}
+    for side in ("sdk-stdio", "mcpgen-stdio"):
+        done = subprocess.run(
+            [sys.executable, str(SERVER), side, "tools-only"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+            timeout=PATIENCE,
+            check=False,
+        )
+        assert (done.returncode, done.stdout) == (0, b""), done.stderr.decode()
 
 
 def _shown(answers: Counter[bytes]) -> str:
