@@ -24,9 +24,22 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from tests.differential.applicator_schemas import literal_verdict
+from jsonschema import Draft202012Validator, validators
+from jsonschema_rs import validator_for as rust_validator_for
+from mcp.types import CallToolResult
+from pydantic import BaseModel, ConfigDict
 
-OURS = 0  # the position of mcpgen's answer in `Verdicts.answers`
+from mcpgen.manifest import fast_verdict
+from mcpgen.manifest.ecma_regex import with_ecma_regex as with_manifest_ecma_regex
+from mcpgen.manifest.tool_schema import _metaschema_validator, dialect_of, reference_class
+from mcpgen.manifest.validate import manifest_json_schema_text
+from mcpgen.runtime.dispatch.dispatcher import Dispatcher, ToolSpec
+from mcpgen.runtime.validation.ecma_regex import with_ecma_regex
+from mcpgen.runtime.validation.linear_regex import linear_pattern
+from mcpgen.runtime.validation.plain_schema import compile_plain
+from mcpgen.runtime.validation.regex_worker import compile_pattern
+from mcpgen.runtime.validation.schema_check import SchemaCheck, non_finite
+from tests.differential.applicator_schemas import literal_verdict
 
 
 @dataclass(frozen=True)
@@ -56,17 +69,11 @@ def _key(value: Any) -> str:
 
 @cache
 def _manifest_reference() -> tuple[str, Any]:
-    from jsonschema import Draft202012Validator
-
-    from mcpgen.manifest.validate import manifest_json_schema_text
-
     text = manifest_json_schema_text()
     return text, Draft202012Validator(json.loads(text))
 
 
 def fast_manifest(data: Any) -> Verdicts:
-    from mcpgen.manifest import fast_verdict
-
     text, reference = _manifest_reference()
     answers = {"fast verdict": fast_verdict.manifest_accepts(text, data)}
     answers["jsonschema"] = bool(reference.is_valid(data))
@@ -74,32 +81,22 @@ def fast_manifest(data: Any) -> Verdicts:
 
 
 def fast_metaschema(draft: str, schema: Any) -> Verdicts:
-    from mcpgen.manifest import fast_verdict
-    from mcpgen.manifest.tool_schema import _metaschema_validator
-
     answers = {"fast verdict": fast_verdict.meets_metaschema(draft, schema)}
     answers["jsonschema"] = bool(_metaschema_validator(draft).is_valid(schema))
     return Verdicts("fast_metaschema", (draft, schema), answers)
 
 
 def draft_of(schema: Any) -> str:
-    from mcpgen.manifest.tool_schema import dialect_of
-
     return dialect_of(schema) or "draft202012"
 
 
 @cache
 def _arguments_reference(key: str) -> Any:
-    from mcpgen.manifest.ecma_regex import with_ecma_regex
-    from mcpgen.manifest.tool_schema import reference_class
-
     schema = json.loads(key)
-    return with_ecma_regex(reference_class(draft_of(schema)))(schema)
+    return with_manifest_ecma_regex(reference_class(draft_of(schema)))(schema)
 
 
 def fast_arguments(schema: dict[str, Any], instance: Any) -> Verdicts:
-    from mcpgen.manifest import fast_verdict
-
     answers = {"fast verdict": fast_verdict.arguments_accept(schema, draft_of(schema), instance)}
     answers["jsonschema"] = bool(_arguments_reference(_key(schema)).is_valid(instance))
     return Verdicts("fast_arguments", (schema, instance), answers)
@@ -112,10 +109,6 @@ def fast_arguments(schema: dict[str, Any], instance: Any) -> Verdicts:
 def reference_validator(key: str) -> Any:
     """python jsonschema in the schema's draft (2020-12 by default), regexes as ECMA-262;
     None when it cannot be built (a server must then refuse everything)."""
-    from jsonschema import Draft202012Validator, validators
-
-    from mcpgen.runtime.validation.ecma_regex import with_ecma_regex
-
     schema = json.loads(key)
     try:
         return with_ecma_regex(validators.validator_for(schema, Draft202012Validator))(schema)
@@ -136,15 +129,11 @@ def reference_accepts(schema: Any, instance: Any) -> bool:
 
 @cache
 def _schema_check(key: str) -> Any:
-    from mcpgen.runtime.validation.schema_check import SchemaCheck
-
     return SchemaCheck(json.loads(key))
 
 
 @cache
 def _plain(key: str) -> Any:
-    from mcpgen.runtime.validation.plain_schema import compile_plain
-
     predicate = compile_plain(json.loads(key))
     assert predicate is not None, "not a plain schema"
     return predicate
@@ -152,15 +141,11 @@ def _plain(key: str) -> Any:
 
 @cache
 def _rust(key: str) -> Any:
-    import jsonschema_rs
-
-    return jsonschema_rs.validator_for(json.loads(key), validate_formats=False)
+    return rust_validator_for(json.loads(key), validate_formats=False)
 
 
 def json_value(instance: Any) -> bool:
     """Whether `instance` can travel as JSON: finite numbers, strings encodable as UTF-8."""
-    from mcpgen.runtime.validation.schema_check import non_finite
-
     try:
         json.dumps(instance, allow_nan=False, ensure_ascii=False).encode("utf-8")
     except (ValueError, UnicodeEncodeError):
@@ -192,27 +177,24 @@ def jsonschema_rs(schema: Any, instance: Any) -> Verdicts | None:
 def schema_check(schema: Any, instance: Any) -> Verdicts:
     """The runtime's verdict, words and all, against the reference's problems (a NaN or an
     infinity fails every schema: JSON has none)."""
-    from mcpgen.runtime.validation.schema_check import non_finite
-
     check = _schema_check(_key(schema))
     answers = {"SchemaCheck": check.problems(instance)}
     answers["jsonschema"] = non_finite(instance) or check.reference_problems(instance)
     return Verdicts("schema_check", (schema, instance), answers)
 
 
-def _never_called(arguments: Any) -> None:
+class AnyArguments(BaseModel):
+    """Whatever arguments the schema admitted: the verdict is the schema's alone."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def _never_called(arguments: AnyArguments) -> None:
     raise AssertionError("a verdict must not run the handler")
 
 
 @cache
 def _dispatcher(key: str) -> Any:
-    from pydantic import BaseModel, ConfigDict
-
-    from mcpgen.runtime.dispatch.dispatcher import Dispatcher, ToolSpec
-
-    class AnyArguments(BaseModel):
-        model_config = ConfigDict(extra="allow")
-
     definition = {"name": "t", "inputSchema": json.loads(key)}
     spec = ToolSpec(definition, input_model=AnyArguments, handler=_never_called, handler_path="")
     return Dispatcher([spec])
@@ -221,8 +203,6 @@ def _dispatcher(key: str) -> Any:
 def dispatcher(schema: Any, instance: Any) -> Verdicts:
     """`Dispatcher.admit` against the reference, and the reference against the literal
     verdict, which shares no regex plumbing with it."""
-    from mcp.types import CallToolResult
-
     admitted = _dispatcher(_key(schema)).admit("t", instance)
     refused = isinstance(admitted, CallToolResult)
     assert not refused or admitted.is_error, f"a refusal is an error result: {admitted}"
@@ -243,9 +223,6 @@ def regex_literal(schema: dict[str, Any], instance: Any) -> Verdicts:
 
 def re2(pattern: str, text: str) -> Verdicts:
     """The RE2 program for a translated pattern against regress; both search `text`."""
-    from mcpgen.runtime.validation.linear_regex import linear_pattern
-    from mcpgen.runtime.validation.regex_worker import compile_pattern
-
     linear = linear_pattern(pattern)
     assert linear is not None, f"{pattern!r} is not translated"
     answers = {"RE2": linear.search(text) is not None}
