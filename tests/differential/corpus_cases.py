@@ -15,6 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mcpgen.manifest import load_manifest
+from mcpgen.manifest.load import load_yaml
+from mcpgen.render.publish import published_definition
 from tests.support.corpus import REAL, manifest_files, real_files
 
 REPO = Path(__file__).resolve().parents[2]
@@ -73,8 +76,6 @@ def manifest_paths(*, broken: bool = True) -> list[Path]:
 @cache
 def manifests() -> tuple[Manifest, ...]:
     """Every manifest that parses as YAML, broken ones included."""
-    from mcpgen.manifest.load import load_yaml
-
     found = []
     for path in manifest_paths():
         loaded = load_yaml(path.read_text(encoding="utf-8"), path.name)
@@ -112,9 +113,6 @@ def written_schemas() -> tuple[ToolSchema, ...]:
 def served_input_schemas() -> tuple[ToolSchema, ...]:
     """Every tool's input schema as its server publishes it: real servers' tools/list, and
     the published definitions of the corpus and example manifests."""
-    from mcpgen.manifest import load_manifest
-    from mcpgen.render.publish import published_definition
-
     found = [
         ToolSchema(source, tool["name"], "inputSchema", tool["inputSchema"])
         for source, tool in _real_tools()
