@@ -11,8 +11,10 @@ Some runs are real `mcpgen generate` processes, interrupted at a random point of
 commit by SIGKILL, SIGTERM or SIGINT (the next run recovers), or raced by the user saving a
 new tool's handler while the commit runs (the user's file wins).
 
-`MCPGEN_PROPERTY_EXAMPLES` sets how many sequences hypothesis tries (default 6, for CI);
-e.g. `MCPGEN_PROPERTY_EXAMPLES=30 pytest tests/e2e/generation/test_property.py` for a longer search.
+CI runs two fixed sequences that between them make every edit and every kind of interrupted
+run, and one sequence hypothesis draws; `pytest --full` draws 6 (`tests/support/sweep.py`),
+and `MCPGEN_PROPERTY_EXAMPLES` sets another count, e.g. `MCPGEN_PROPERTY_EXAMPLES=30 pytest
+tests/e2e/generation/test_property.py` for a longer search.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mcpgen.commands.update import (
@@ -43,6 +45,7 @@ from mcpgen.generation import generate_project
 from mcpgen.write.state import STATE_PATH, load_state
 from tests.support.generate_processes import mcpgen, wait_for_journal
 from tests.support.project_venv import run_mcpgen
+from tests.support.sweep import examples
 
 from .test_races import writer
 
@@ -57,7 +60,7 @@ OPS = (
     "describe",
     "update",  # `mcpgen update` from an older template that also had a file at a user path
 )
-EXAMPLES = int(os.environ.get("MCPGEN_PROPERTY_EXAMPLES", "6"))
+EXAMPLES = int(os.environ.get("MCPGEN_PROPERTY_EXAMPLES", examples(1, 6)))
 
 
 @dataclass
@@ -255,6 +258,15 @@ def _new_project(user: User) -> None:
     _commit(user.root)
 
 
+@pytest.fixture(scope="module")
+def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project every sequence starts from, made once by `mcpgen new`: each sequence
+    edits a copy (the project holds no path of its own, so a copy is the same project)."""
+    user = User(tmp_path_factory.mktemp("started") / "project")
+    _new_project(user)
+    return user.root
+
+
 def _commit(root: Path) -> None:
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "step", "--allow-empty")
@@ -287,6 +299,24 @@ EXAMPLES_RUN: list[int] = []
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+# Every edit, and every way a run is interrupted or raced, in CI's fixed sequences.
+@example(
+    edits=[
+        ("add", 0, "race", 0.0),
+        ("rename", 1, "kill", 0.5),
+        ("remove", 0, "term", 0.3),
+        ("restore", 0, "int", 0.6),
+        ("update", 1, "plain", 0.0),
+    ]
+)
+@example(
+    edits=[
+        ("add_prop", 0, "plain", 0.0),
+        ("add_required", 1, "kill", 0.9),
+        ("remove_prop", 0, "term", 0.1),
+        ("describe", 0, "int", 0.2),
+    ]
+)
 @given(
     edits=st.lists(
         st.tuples(
@@ -300,11 +330,13 @@ EXAMPLES_RUN: list[int] = []
     )
 )
 def test_user_files_survive_any_edit_sequence(
-    tmp_path_factory: pytest.TempPathFactory, edits: list[tuple[str, int, str, float]]
+    tmp_path_factory: pytest.TempPathFactory,
+    started: Path,
+    edits: list[tuple[str, int, str, float]],
 ) -> None:
     EXAMPLES_RUN.append(len(edits))
     user = User(tmp_path_factory.mktemp("prop") / "project")
-    _new_project(user)
+    shutil.copytree(started, user.root, symlinks=True)
     user.check_user_files()
     user.write_user_code()
     for op, pick, how, fraction in edits:
