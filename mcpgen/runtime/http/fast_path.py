@@ -6,7 +6,8 @@ a context-free `tools/call`, a `tools/list` or a `ping`, that costs more than th
 a request is answered here instead, with the stdio fast path's answers (`PlainAnswers`: the
 same dispatcher, the SDK's per-version result sieve and error mapping), in the SDK's own
 response forms: its JSON body, or its one-event SSE stream with its headers. The
-differential test sends the same requests both ways and compares status, headers and body.
+differential tests send the same requests to the SDK's own stateless app and compare status,
+headers and body.
 
 It sits where the SDK's endpoint sits, inside the SDK's bearer-token check and behind the
 `Gate` (body limits, per-tool scopes, draining), and it first makes the checks the SDK's
