@@ -18,7 +18,7 @@ from tests.support.runtime.stdio_session import INITIALIZE, INITIALIZED
 
 HERE = SERVERS
 SECRET = "s3cret-Pa55word"
-# Started as a generated server starts (`boot.main`), and through `serve.main`.
+# Started as a generated server starts (`entry.console.main`), and through `serve.main`.
 STDIO_SERVERS = ["adversary_server.py", "hostile_server.py"]
 
 

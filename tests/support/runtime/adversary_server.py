@@ -1,5 +1,5 @@
 """`python adversary_server.py [flags]`: the adversary tool table, started as a generated
-server starts (`boot.main`): `ADVERSARY_WARM_UP=SECONDS` makes loading the server take that
+server starts (`entry.console.main`): `ADVERSARY_WARM_UP=SECONDS` makes loading the server take that
 long, so the session opens before the SDK takes it over; `ADVERSARY_LOAD_FAILS=1` makes it
 fail."""
 
@@ -12,9 +12,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
+from mcpgen.runtime.core.server_info import ServerInfo
 from mcpgen.runtime.dispatch.dispatcher import Dispatcher
+from mcpgen.runtime.entry import console
 from mcpgen.runtime.stdio import fast_path as stdio_fast_path
-from mcpgen.runtime.stdio import opening as boot
 from mcpgen.runtime.stdio import transport as stdio_transport
 from tests.support.runtime.adversary_tools import INFO, TOOLS
 
@@ -24,10 +25,10 @@ if __name__ == "__main__":
         seconds = float(os.environ["ADVERSARY_DRAIN_SECONDS"])
         stdio_transport.DRAIN_SECONDS = stdio_fast_path.DRAIN_SECONDS = seconds
 
-    def load() -> tuple[boot.ServerInfo, Dispatcher]:
+    def load() -> tuple[ServerInfo, Dispatcher]:
         time.sleep(float(os.environ.get("ADVERSARY_WARM_UP", "0")))
         if os.environ.get("ADVERSARY_LOAD_FAILS"):
             raise ImportError("No module named 'mcp.server'")
         return INFO, Dispatcher(TOOLS)
 
-    boot.main(INFO, TOOLS, load, sys.argv[1:])
+    console.main(INFO, TOOLS, load, sys.argv[1:])
