@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 QUIET = 0.3  # seconds without output after which a side has said all it will
 PATIENCE = 20.0  # seconds an expected answer may take, on a busy machine
 HANDOVER = 0.5  # seconds the opening is given to read a line it hands over
-SETTLED = 5.0  # seconds without output after which answers still missing will not come
+SETTLED = 10.0  # seconds without output after which answers still missing will not come
 
 
 def normalised(answer: bytes) -> bytes:
