@@ -87,6 +87,7 @@ class Verdict:
 
     @property
     def on(self) -> bool:
+        """True when nothing keeps them off."""
         return self.off is None
 
 
