@@ -3,7 +3,7 @@
 Each tool is there for one branch of an answer: a plain call, arguments its schema refuses
 (a pattern, a format, pattern properties), a structured result, a result breaking its own
 output schema, a raising handler, a handler that wants a `Context` (never taken by a fast
-path), text the JSON encoder must escape.
+path), text the JSON encoder must escape, a call still running when the input ends.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import anyio
 from pydantic import BaseModel, ConfigDict
 
 from mcpgen.runtime.catalog.catalog import Catalog
@@ -19,6 +20,8 @@ from mcpgen.runtime.catalog.resources import ResourceSpec, TemplateSpec
 from mcpgen.runtime.core.server_info import OFFERS, ServerInfo
 from mcpgen.runtime.dispatch.dispatcher import ToolSpec
 from tests.support.runtime.tiny_tools import TOOLS as TINY_TOOLS
+
+NAP = 0.5  # seconds the `nap` tool takes
 
 
 class Open(BaseModel):
@@ -48,6 +51,11 @@ def raises(args: Open) -> str:
 
 def wants_context(args: Open, context: Any) -> str:
     return "context"
+
+
+async def nap(args: Open) -> str:
+    await anyio.sleep(NAP)
+    return "rested"
 
 
 def surrogate(args: Open) -> str:
@@ -85,6 +93,7 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
     _tool("raises", raises),
     _tool("context", wants_context),
     _tool("surrogate", surrogate),
+    _tool("nap", nap),
 )
 
 INFO = ServerInfo(

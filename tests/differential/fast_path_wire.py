@@ -124,12 +124,15 @@ def stdio_session(
     lines: list[bytes],
     opening_answers: int | None = None,
     env: dict[str, str] | None = None,
+    *,
+    end_at_once: bool = False,
 ) -> Transcript:
     """Send `lines` to a fresh `side` server, keep its input open until every request is
     answered, then end it; what it answered.
 
     `opening_answers` (mcpgen only): how many answers the opening gives before the server
     is let load (`before_load`); None lets it load at once. `env`: more environment.
+    `end_at_once`: end the input right after `lines`, answered or not.
     """
     command = [sys.executable, str(SERVER), side, catalog]
     took = tempfile.NamedTemporaryFile(prefix="took-", delete=False)
@@ -166,8 +169,9 @@ def stdio_session(
             before_load = list(output.lines)
         os.close(hold_write)  # the server loads now
         hold_write = -1
-        output.wait_for_ids(expected_ids(lines))
-        output.wait_quiet()
+        if not end_at_once:
+            output.wait_for_ids(expected_ids(lines))
+            output.wait_quiet()
         process.stdin.close()
         process.wait(timeout=PATIENCE)
     finally:

@@ -25,10 +25,14 @@ import pytest
 from mcpgen.runtime.core.sdk_contract import SWITCH_ENV
 from tests.differential.fast_path_corpus import (
     FAST,
+    INITIALIZED,
     OPENING,
     HttpCase,
     Session,
+    call,
     http_cases,
+    initialize,
+    line,
     sessions,
 )
 from tests.differential.fast_path_sampling import drawn
@@ -86,6 +90,20 @@ def test_with_the_fast_paths_off_the_server_says_why_once_and_answers_as_the_sdk
     mine, theirs = Counter(map(normalised, ours.answers)), Counter(map(normalised, sdk.answers))
     assert mine - theirs == Counter(session.extra)
     assert not theirs - mine
+
+
+def test_calls_running_when_the_input_ends_are_answered_where_the_sdk_cuts_them() -> None:
+    """Where mcpgen answers otherwise on purpose: at the end of the input the SDK answers a
+    call still running with "Connection closed"; mcpgen lets it finish (for up to
+    `stdio.transport.DRAIN_SECONDS`) and sends its result."""
+    lines = [line(initialize("2025-11-25")), INITIALIZED, call("nap", "nap", {})]
+    sdk = stdio_session("sdk-stdio", "tools-only", lines, end_at_once=True)
+    ours = stdio_session("mcpgen-stdio", "tools-only", lines, end_at_once=True)
+    theirs = {_id(answer): json.loads(answer) for answer in sdk.answers}
+    mine = {_id(answer): json.loads(answer) for answer in ours.answers}
+    assert theirs["nap"]["error"] == {"code": -32000, "message": "Connection closed"}
+    assert mine["nap"]["result"]["content"][0]["text"] == "rested"
+    assert ours.fast_path_took == ["nap"]
 
 
 @pytest.mark.parametrize("paths", ["on", "off"])
