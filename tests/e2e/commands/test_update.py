@@ -26,11 +26,20 @@ def git(root: Path, *args: str) -> str:
     return subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
 
 
+@pytest.fixture(scope="module")
+def made_by_new(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`mcpgen new wx`, run once: each test edits a copy (the project holds no path of its
+    own, so a copy is the same project)."""
+    folder = tmp_path_factory.mktemp("new")
+    run_mcpgen("new", "wx", "--no-input", "--no-git", cwd=folder)
+    return folder / "wx"
+
+
 @pytest.fixture
-def older_project(tmp_path: Path) -> Path:
+def older_project(made_by_new: Path, tmp_path: Path) -> Path:
     """A project made by an "older" mcpgen whose README template had one more line."""
-    run_mcpgen("new", "wx", "--no-input", "--no-git", cwd=tmp_path)
     root = tmp_path / "wx"
+    shutil.copytree(made_by_new, root, symlinks=True)
     files = dict(current_template().files)
     files["README.md.jinja"] = files["README.md.jinja"].replace("\n", "\n" + OLD_LINE, 1)
     (root / RECORD_PATH).write_text(render_record(TemplateRecord("0.0.1", files)))
