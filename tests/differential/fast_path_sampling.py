@@ -1,7 +1,7 @@
 """Which part of the fast-path corpus a run judges: a seeded sample, or all of it on request.
 
-`MCPGEN_FULL_DIFFERENTIAL=1` runs every differential judge over its whole corpus; a full
-sweep of the whole suite (`pytest --full`, `MCPGEN_FULL=1`) does too.
+`MCPGEN_FULL_DIFFERENTIAL=1` judges the whole fast-path corpus; so does a full sweep of the
+suite (`pytest --full`, `MCPGEN_FULL=1`).
 """
 
 from __future__ import annotations
