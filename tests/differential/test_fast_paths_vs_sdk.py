@@ -7,8 +7,8 @@ fast paths. Both serve the same server (`fast_path_tools`), each in its own proc
 real pipes and real sockets on 127.0.0.1. The corpus and the one way mcpgen may differ (an
 answer where the SDK stays silent) are in `fast_path_corpus`.
 
-A seeded sample of the corpus runs by default; `MCPGEN_FULL_DIFFERENTIAL=1` (or `pytest
---full`) runs all of it.
+A seeded sample of the corpus runs by default; `pytest --full` (or `MCPGEN_FULL=1`) runs
+all of it.
 """
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from tests.differential.fast_path_corpus import (
     line,
     sessions,
 )
-from tests.differential.fast_path_sampling import drawn
 from tests.differential.fast_path_wire import (
     PATIENCE,
     ROOT,
@@ -47,6 +46,7 @@ from tests.differential.fast_path_wire import (
     normalised,
     stdio_session,
 )
+from tests.support.sweep import drawn
 
 SESSIONS = drawn(sessions(), sample=4)
 HTTP_CASES = drawn(http_cases(), sample=12)

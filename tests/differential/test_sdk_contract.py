@@ -12,7 +12,7 @@ from mcpgen.runtime.core import sdk_contract
 from mcpgen.runtime.core.sdk_contract import VERIFIED_PROTOCOLS, VERIFIED_SDK, Protocols
 
 CONTRACT = "mcpgen/runtime/core/sdk_contract.py"
-PROVE = "MCPGEN_FULL_DIFFERENTIAL=1 pytest tests/differential/test_fast_paths_vs_sdk.py"
+PROVE = "pytest --full tests/differential/test_fast_paths_vs_sdk.py"
 
 
 def test_the_installed_sdk_is_a_verified_release() -> None:
