@@ -23,11 +23,9 @@ from tests.support.project_venv import (
 
 
 @pytest.fixture(scope="module")
-def weather(tmp_path_factory: pytest.TempPathFactory, project_venv: ProjectVenv) -> Path:
-    root = tmp_path_factory.mktemp("new") / "weather"
-    run_mcpgen("new", "weather", "--dir", str(root), "--no-input")
-    project_venv.install(root)
-    return root
+def weather(installed_weather: Path) -> Path:
+    """The project `mcpgen new weather` made, installed (tests/e2e/conftest.py)."""
+    return installed_weather
 
 
 async def exercise(client: Client, root: Path) -> None:

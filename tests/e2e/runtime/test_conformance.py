@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.project_venv import REPO, ProjectVenv, free_port, run_mcpgen
+from tests.support.project_venv import REPO, ProjectVenv, free_port
 
 HARNESS = REPO.parent / "shared" / "harness"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
@@ -35,10 +35,8 @@ pytestmark = pytest.mark.skipif(bool(_harness_missing()), reason=_harness_missin
 
 
 @pytest.fixture(scope="module")
-def weather_server(tmp_path_factory: pytest.TempPathFactory, project_venv: ProjectVenv) -> Path:
-    root = tmp_path_factory.mktemp("conformance") / "weather"
-    run_mcpgen("new", "weather", "--dir", str(root), "--no-input", "--no-git")
-    project_venv.install(root)
+def weather_server(installed_weather: Path, project_venv: ProjectVenv) -> Path:
+    """The installed `mcpgen new weather` server (tests/e2e/conftest.py)."""
     return project_venv.bin / "weather-server"
 
 

@@ -12,16 +12,14 @@ from pathlib import Path
 import pytest
 
 from mcpgen.hosts.http_auth import auth_check, initialize_status
-from tests.support.project_venv import ProjectVenv, free_port, run_mcpgen, wait_for_port
+from tests.support.project_venv import ProjectVenv, free_port, wait_for_port
 
 TOKEN = "deploy-test-token-0123456789abcdef"
 
 
 @pytest.fixture(scope="module")
-def weather_server(tmp_path_factory: pytest.TempPathFactory, project_venv: ProjectVenv) -> Path:
-    root = tmp_path_factory.mktemp("deploy") / "weather"
-    run_mcpgen("new", "weather", "--dir", str(root), "--no-input", "--no-git")
-    project_venv.install(root)
+def weather_server(installed_weather: Path, project_venv: ProjectVenv) -> Path:
+    """The installed `mcpgen new weather` server (tests/e2e/conftest.py)."""
     return project_venv.bin / "weather-server"
 
 
