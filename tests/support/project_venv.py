@@ -61,9 +61,14 @@ def run_mcpgen(
 
 @dataclass(frozen=True)
 class ProjectVenv:
-    """A real virtual environment that generated projects are installed into and run from."""
+    """A real virtual environment that generated projects are installed into and run from.
+
+    `mypy_cache`, when set, is where mypy keeps what it learnt of the venv's packages (mcp,
+    pydantic, ...) between projects: one process's own folder, as mypy's cache is not shared
+    between processes running at once."""
 
     root: Path
+    mypy_cache: Path | None = None
 
     @property
     def bin(self) -> Path:
@@ -237,8 +242,10 @@ def assert_lint_clean(root: Path, venv_: ProjectVenv, *, types: bool = True) -> 
     assert ruff.returncode == 0, ruff.stdout[-4000:] + ruff.stderr[-2000:]
     if not types:
         return
+    cache = ["--cache-dir", str(venv_.mypy_cache)] if venv_.mypy_cache else []
+    command = [sys.executable, "-m", "mypy", "--python-executable", str(venv_.python)]
     mypy = subprocess.run(
-        [sys.executable, "-m", "mypy", "--python-executable", str(venv_.python), "src", "tests"],
+        [*command, *cache, "src", "tests"],
         cwd=root,
         capture_output=True,
         text=True,

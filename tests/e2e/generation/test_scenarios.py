@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.in_memory import snapshot_tree
-from tests.support.project_venv import ProjectVenv, assert_lint_clean, run_mcpgen, shared_venv
+from tests.support.project_venv import ProjectVenv, assert_lint_clean, run_mcpgen
 
 HANDLERS = "src/wx/handlers"
 ALERTS = f"{HANDLERS}/get_alerts.py"
@@ -18,8 +18,8 @@ MY_EDIT = "\n\ndef helper_i_wrote() -> str:  # written by hand, must survive\n  
 
 
 @pytest.fixture(scope="session")
-def venv() -> ProjectVenv:
-    return shared_venv()
+def venv(project_venv: ProjectVenv) -> ProjectVenv:
+    return project_venv
 
 
 @pytest.fixture(scope="module")
