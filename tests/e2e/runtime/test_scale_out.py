@@ -29,10 +29,11 @@ import httpx
 import pytest
 
 from tests.support.project_venv import ProjectVenv, free_port, run_mcpgen
+from tests.support.sweep import rounds
 
 REPLICAS = 3
 CLIENTS = 20
-CALLS = 2000
+CALLS = rounds(600, 2000)  # per run, steady and killed: fewer in CI (`tests/support/sweep.py`)
 TOKEN_ENV = "MCP_AUTH_TOKEN"
 CLIENT_TIMEOUT = 30.0  # a call with no answer by then counts as lost
 
