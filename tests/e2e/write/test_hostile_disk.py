@@ -83,9 +83,18 @@ def _fill(disk: Path) -> None:
             assert exc.errno == errno.ENOSPC
 
 
-def _new_project(root: Path) -> None:
+@pytest.fixture(scope="module")
+def made_by_new(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project `mcpgen new demo` made, once: the tests that are not about `new` start from
+    a copy (the project holds no path of its own, so a copy is the same project)."""
+    root = tmp_path_factory.mktemp("new") / "p"
     done = _mcpgen("new", "demo", "--dir", str(root), "--no-input", "--no-git")
     assert done.returncode == 0, done.stderr
+    return root
+
+
+def _new_project(made_by_new: Path, root: Path) -> None:
+    shutil.copytree(made_by_new, root, symlinks=True)
 
 
 def _add_a_tool(root: Path) -> None:
@@ -96,10 +105,10 @@ def _add_a_tool(root: Path) -> None:
     )
 
 
-def test_a_full_disk_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+def test_a_full_disk_is_one_line_and_changes_nothing(tmp_path: Path, made_by_new: Path) -> None:
     with _tmpfs(tmp_path / "disk", "3m") as disk:
         root = disk / "p"
-        _new_project(root)
+        _new_project(made_by_new, root)
         _add_a_tool(root)
         _fill(disk)
         before = snapshot_tree(root)
@@ -122,9 +131,11 @@ def test_new_on_a_full_disk_leaves_nothing(tmp_path: Path) -> None:
         assert sorted(p.name for p in disk.iterdir()) == []
 
 
-def test_a_file_size_limit_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+def test_a_file_size_limit_is_one_line_and_changes_nothing(
+    tmp_path: Path, made_by_new: Path
+) -> None:
     root = tmp_path / "p"
-    _new_project(root)
+    _new_project(made_by_new, root)
     _add_a_tool(root)
     before = snapshot_tree(root)
 
@@ -149,11 +160,11 @@ def test_new_under_a_file_size_limit_is_one_line_and_leaves_nothing(tmp_path: Pa
 
 
 @pytest.fixture
-def read_only_project(tmp_path: Path) -> Iterator[Path]:
+def read_only_project(tmp_path: Path, made_by_new: Path) -> Iterator[Path]:
     """A generated project on a file system remounted read-only."""
     with _tmpfs(tmp_path / "disk", "20m") as disk:
         root = disk / "p"
-        _new_project(root)
+        _new_project(made_by_new, root)
         (root / ".mcpgen" / "lock").unlink(missing_ok=True)
         yield root
 
@@ -271,13 +282,13 @@ def _as_another_user(*args: str) -> subprocess.CompletedProcess[bytes]:
 @pytest.mark.skipif(
     os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root and setpriv"
 )
-def test_check_works_on_a_checkout_owned_by_another_user() -> None:
+def test_check_works_on_a_checkout_owned_by_another_user(made_by_new: Path) -> None:
     # Outside pytest's temporary folders, which only root may enter.
     base = Path(tempfile.mkdtemp(prefix="mcpgen-owned-"))
     try:
         base.chmod(0o755)
         root = base / "p"
-        _new_project(root)
+        _new_project(made_by_new, root)
         before = snapshot_tree(root)
         for args in (["generate", "--check"], ["generate", "--diff"], ["check"]):
             done = _as_another_user(*args, str(root))
