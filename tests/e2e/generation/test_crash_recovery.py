@@ -11,7 +11,8 @@ appears, SIGKILL, SIGTERM or SIGINT lands after a random delay. Then:
   then exactly old or new.
 - in every case each byte the user wrote is still there, and a normal run converges.
 
-`MCPGEN_CRASH_RUNS` sets the interruptions per signal (default 3); the figures are printed.
+`MCPGEN_CRASH_RUNS` sets the interruptions per signal (1 in CI, 3 in a full run, see
+`tests/support/sweep.py`); the figures are printed.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ from tests.support.generate_processes import (
     wait_for_journal,
 )
 from tests.support.in_memory import Tree
+from tests.support.sweep import rounds
 
-RUNS = int(os.environ.get("MCPGEN_CRASH_RUNS", "3"))
+RUNS = int(os.environ.get("MCPGEN_CRASH_RUNS", rounds(1, 3)))
 DELAY = 0.004  # seconds per commit step: about 150 steps, a commit window of over half a second
 QUIET = Console(file=open(os.devnull, "w"), color_system=None)
 
