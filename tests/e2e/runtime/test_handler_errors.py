@@ -173,8 +173,7 @@ def test_debug_sends_full_messages_still_redacted() -> None:
 def test_the_log_names_the_error_id_without_the_secret() -> None:
     with stdio_session(SERVER, env={SECRET_ENV: SECRET}) as logged:
         error_id = text(logged.call("raise_it", {"what": "leak"})).split()[-1].rstrip(")")
-    assert logged.process.stderr is not None
-    log = logged.process.stderr.read().decode()
+    log = logged.stderr()
     assert f"error id {error_id}" in log and "Traceback" in log
     assert "postgres://app:[redacted]@db/x" in log and SECRET not in log
 

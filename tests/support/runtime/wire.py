@@ -6,20 +6,31 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from tests.support.runtime.stdio_session import INITIALIZE, INITIALIZED
 
 
 class StdioSession:
-    """One server process; `request` writes a line and reads lines until the answer to it."""
+    """One server process; `request` writes a line and reads lines until the answer to it.
 
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+    The server's stderr goes to a file, not a pipe: a pipe nobody reads fills up (64 kB) and
+    blocks a server that logs a lot, such as one timing out hundreds of calls.
+    """
+
+    def __init__(self, process: subprocess.Popen[bytes], log: IO[bytes]) -> None:
         self.process = process
+        self._log = log
         self._next_id = 100
+
+    def stderr(self) -> str:
+        """What the server wrote to stderr so far."""
+        self._log.seek(0)
+        return self._log.read().decode(errors="replace")
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.process.stdin is not None
@@ -55,15 +66,16 @@ class StdioSession:
 def stdio_session(
     server: Path, args: Sequence[str] = (), env: dict[str, str] | None = None
 ) -> Iterator[StdioSession]:
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, str(server), *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=log,
         env={**os.environ, **(env or {})},
     )
     try:
-        session = StdioSession(process)
+        session = StdioSession(process, log)
         assert "result" in session.request("initialize", INITIALIZE["params"])  # type: ignore[arg-type]
         session.send(INITIALIZED)
         yield session
@@ -74,6 +86,7 @@ def stdio_session(
             process.wait(timeout=20)
         finally:
             process.kill()
+            process.wait()
 
 
 def text(result: dict[str, Any]) -> str:
