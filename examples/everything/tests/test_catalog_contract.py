@@ -23,8 +23,8 @@ from mcp.types import (
     TextResourceContents,
 )
 
-from everything._generated.resources import RESOURCE_NOT_FOUND
 from everything._generated.server import build_server
+from everything._runtime.catalog.resources import RESOURCE_NOT_FOUND
 
 RESOURCES: list[dict[str, Any]] = [
     {

@@ -18,9 +18,10 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, Tool
 from ruamel.yaml import YAML
 
-from everything._generated.runtime import NOT_IMPLEMENTED, LazyTool
 from everything._generated.server import build_server
 from everything._generated.tools import TOOLS
+from everything._runtime.core.tool_table import LazyTool
+from everything._runtime.dispatch.dispatcher import NOT_IMPLEMENTED
 
 MANIFEST = Path(__file__).resolve().parents[1] / "mcpgen.yaml"
 WIRE_KEYS = (

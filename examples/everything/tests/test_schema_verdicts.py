@@ -26,8 +26,8 @@ from jsonschema import Draft202012Validator, validators
 from mcp.types import CallToolResult
 from schema_cases import Case, cases
 
-from everything._generated.ecma_regex import with_ecma_regex
 from everything._generated.server import dispatcher
+from everything._runtime.validation.ecma_regex import with_ecma_regex
 
 EXAMPLES = max(1, int(os.environ.get("MCPGEN_VERDICT_EXAMPLES", "10")))
 TOTAL_SECONDS = float(os.environ.get("MCPGEN_VERDICT_SECONDS", "20"))

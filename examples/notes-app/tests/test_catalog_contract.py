@@ -23,8 +23,8 @@ from mcp.types import (
     TextResourceContents,
 )
 
-from notes_app._generated.resources import RESOURCE_NOT_FOUND
 from notes_app._generated.server import build_server
+from notes_app._runtime.catalog.resources import RESOURCE_NOT_FOUND
 
 RESOURCES: list[dict[str, Any]] = []
 TEMPLATES: list[dict[str, Any]] = []

@@ -6,9 +6,9 @@ To tell subscribers that a resource changed: `await CATALOG.resource_updated(uri
 
 from __future__ import annotations
 
-from everything._generated.catalog import Catalog
-from everything._generated.prompts import PromptSpec
-from everything._generated.resources import ResourceSpec, TemplateSpec
+from everything._runtime.catalog.catalog import Catalog
+from everything._runtime.catalog.prompts import PromptSpec
+from everything._runtime.catalog.resources import ResourceSpec, TemplateSpec
 from everything.handlers.static_binary import static_binary as static_binary_handler
 from everything.handlers.template import template as template_handler
 from everything.handlers.test_input_required_result_prompt import (

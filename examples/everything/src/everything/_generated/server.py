@@ -9,10 +9,11 @@ from typing import Any
 
 from mcp.server import Server
 
-from everything._generated import launch, serve
+from everything._generated import launch
 from everything._generated.catalog_table import CATALOG
-from everything._generated.runtime import Dispatcher
 from everything._generated.tools import TOOLS
+from everything._runtime.dispatch.dispatcher import Dispatcher
+from everything._runtime.entry import serve
 
 SERVER = replace(launch.SERVER, catalog=CATALOG)
 

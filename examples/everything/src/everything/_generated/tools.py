@@ -6,7 +6,7 @@ answers tools/list, without importing code no request has needed yet."""
 
 from __future__ import annotations
 
-from everything._generated.table import LazyTool, ToolCode
+from everything._runtime.core.tool_table import LazyTool, ToolCode
 
 
 def _load_test_simple_text() -> ToolCode:

@@ -3,7 +3,9 @@
 
 Handlers import from here: `ToolError` (its message is the tool's error text), `Context`
 (the second parameter a handler may declare: progress, logging, questions, caller) and the
-questions `ctx.ask` takes several of at once (`Elicit`, `Sample`, `ListRoots`).
+questions `ctx.ask` takes several of at once (`Elicit`, `Sample`, `ListRoots`). They live in
+the server runtime vendored beside this package (`_runtime/`), which `mcpgen generate`
+upgrades with it: this package checks at import that the two fit (`RUNTIME_API`).
 """
 
 from __future__ import annotations
@@ -11,16 +13,26 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from .errors import ToolError
+from memory._runtime import API as VENDORED_API
 
 if TYPE_CHECKING:
-    from .context import Context
-    from .questions import Elicit, ListRoots, Sample
+    from memory._runtime.core.errors import ToolError
+    from memory._runtime.dispatch.context import Context
+    from memory._runtime.dispatch.questions import Elicit, ListRoots, Sample
+
+# The runtime API this code was rendered for: the vendored `_runtime/` must have the same.
+RUNTIME_API = 1
+if VENDORED_API != RUNTIME_API:
+    raise ImportError(
+        f"{__name__} was generated for the mcpgen runtime API {RUNTIME_API}, but the runtime "
+        f"vendored beside it has API {VENDORED_API}: run `mcpgen generate` to bring them together"
+    )
 
 SERVER_NAME = "memory"
 SERVER_VERSION = "1.0.0"
 __version__ = SERVER_VERSION
 __all__ = [
+    "RUNTIME_API",
     "SERVER_NAME",
     "SERVER_VERSION",
     "Context",
@@ -31,12 +43,13 @@ __all__ = [
     "__version__",
 ]
 # Loaded on first use: the server answers a client's first requests before the SDK, which
-# these need, is loaded (see `boot`).
+# most of these need, is loaded (see the runtime's `stdio.opening`).
 _LAZY = {
-    "Context": ".context",
-    "Elicit": ".questions",
-    "ListRoots": ".questions",
-    "Sample": ".questions",
+    "ToolError": "memory._runtime.core.errors",
+    "Context": "memory._runtime.dispatch.context",
+    "Elicit": "memory._runtime.dispatch.questions",
+    "ListRoots": "memory._runtime.dispatch.questions",
+    "Sample": "memory._runtime.dispatch.questions",
 }
 
 
@@ -46,4 +59,4 @@ if not TYPE_CHECKING:  # type checkers see the imports above, so a misspelled na
         module = _LAZY.get(name)
         if module is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(module, __name__), name)
+        return getattr(importlib.import_module(module), name)

@@ -8,9 +8,10 @@ from typing import Any
 
 from mcp.server import Server
 
-from memory._generated import launch, serve
-from memory._generated.runtime import Dispatcher
+from memory._generated import launch
 from memory._generated.tools import TOOLS
+from memory._runtime.dispatch.dispatcher import Dispatcher
+from memory._runtime.entry import serve
 
 SERVER = launch.SERVER
 

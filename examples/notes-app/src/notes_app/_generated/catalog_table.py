@@ -6,8 +6,8 @@ To tell subscribers that a resource changed: `await CATALOG.resource_updated(uri
 
 from __future__ import annotations
 
-from notes_app._generated.catalog import Catalog
-from notes_app._generated.prompts import PromptSpec
+from notes_app._runtime.catalog.catalog import Catalog
+from notes_app._runtime.catalog.prompts import PromptSpec
 from notes_app.handlers.complete_summarize_notebook_notebook import (
     complete_summarize_notebook_notebook as complete_summarize_notebook_notebook_handler,
 )

@@ -9,10 +9,11 @@ from typing import Any
 
 from mcp.server import Server
 
-from notes_app._generated import launch, serve
+from notes_app._generated import launch
 from notes_app._generated.catalog_table import CATALOG
-from notes_app._generated.runtime import Dispatcher
 from notes_app._generated.tools import TOOLS
+from notes_app._runtime.dispatch.dispatcher import Dispatcher
+from notes_app._runtime.entry import serve
 
 SERVER = replace(launch.SERVER, catalog=CATALOG)
 

@@ -6,7 +6,7 @@ answers tools/list, without importing code no request has needed yet."""
 
 from __future__ import annotations
 
-from notes_app._generated.table import LazyTool, ToolCode
+from notes_app._runtime.core.tool_table import LazyTool, ToolCode
 
 
 def _load_notes_create() -> ToolCode:

@@ -3,7 +3,7 @@
 
 This module imports only the tool table and the standard library. On stdio, `main` answers a
 client's `initialize`, `tools/list` and `ping` while the SDK and `server.py` load on another
-thread, then hands the session to the SDK (see `boot`).
+thread, then hands the session to the SDK (see the runtime's `stdio.opening`).
 """
 # ruff: noqa: PLC0415
 
@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from weather._generated import SERVER_NAME, SERVER_VERSION, boot
+from weather._generated import SERVER_NAME, SERVER_VERSION
 from weather._generated.tools import TOOLS
+from weather._runtime.core.server_info import ServerInfo
+from weather._runtime.entry import console
 
 if TYPE_CHECKING:
-    from weather._generated.runtime import Dispatcher
+    from weather._runtime.dispatch.dispatcher import Dispatcher
 
-SERVER = boot.ServerInfo(
+SERVER = ServerInfo(
     name=SERVER_NAME,
     version=SERVER_VERSION,
     script="weather-server",
@@ -34,7 +36,7 @@ SERVER = boot.ServerInfo(
 )
 
 
-def load() -> tuple[boot.ServerInfo, Dispatcher]:
+def load() -> tuple[ServerInfo, Dispatcher]:
     """The server, the SDK with it: its full `ServerInfo` and its dispatcher."""
     from weather._generated import server
 
@@ -43,4 +45,4 @@ def load() -> tuple[boot.ServerInfo, Dispatcher]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Console script entry point."""
-    boot.main(SERVER, TOOLS, load, argv)
+    console.main(SERVER, TOOLS, load, argv)

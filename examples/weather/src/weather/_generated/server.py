@@ -8,9 +8,10 @@ from typing import Any
 
 from mcp.server import Server
 
-from weather._generated import launch, serve
-from weather._generated.runtime import Dispatcher
+from weather._generated import launch
 from weather._generated.tools import TOOLS
+from weather._runtime.dispatch.dispatcher import Dispatcher
+from weather._runtime.entry import serve
 
 SERVER = launch.SERVER
 
