@@ -26,6 +26,7 @@ from mcpgen.render.container import container
 from mcpgen.render.docs import tool_doc
 from mcpgen.render.env import environment
 from mcpgen.render.invalid import accepts, invalid_arguments
+from mcpgen.render.patterns import declared_patterns
 from mcpgen.render.publish import published_definition
 from mcpgen.render.server_json import server_json_text
 from mcpgen.render.vendored_runtime import FOLDER, runtime_api, runtime_sources, used_modules
@@ -169,6 +170,7 @@ def _generated_files(
         "prompt_completions": prompt_completions(manifest),
         "template_completions": template_completions(manifest),
         "completion_handlers": completion_handlers(manifest),
+        "declared_patterns": declared_patterns(manifest),
         **catalog_test_context(manifest),
     }
     rendered = {

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from mcpgen.runtime.testing.schema_cases import cases
 from mcpgen.runtime.validation.plain_schema import compile_plain
+from mcpgen.runtime.validation.regex_worker import InvalidPattern
 from tests.differential import judges
 from tests.differential.corpus_cases import served_input_schemas
 from tests.differential.corpus_sample import SEARCH, params, per_source_and_keyword
@@ -82,7 +83,6 @@ PLAIN = [
 ]
 
 NOT_PLAIN = [
-    {"type": "string", "pattern": "^a"},
     {"enum": [1, 2]},
     {"const": 1},
     {"$ref": "#/$defs/x", "$defs": {"x": {}}},
@@ -94,7 +94,7 @@ NOT_PLAIN = [
     {"type": "strnig"},
     {"maxLength": -1},
     {"minimum": True},
-    {"properties": {"a": {"pattern": "x"}}},
+    {"pattern": 1},
     {"x-vendor": 1},
 ]
 
@@ -136,10 +136,11 @@ def test_corpus_verdicts(schema: dict[str, Any], data: st.DataObject) -> None:
         _agree(schema, value)
 
 
-def _loaded_after(schema: dict[str, Any], instance: Any) -> set[str]:
+def _loaded_after(schema: dict[str, Any], instance: Any, before: str = "") -> set[str]:
     script = (
         "import json, sys\n"
-        "from mcpgen.runtime.validation.schema_check import SchemaCheck\n"
+        + before
+        + "from mcpgen.runtime.validation.schema_check import SchemaCheck\n"
         f"check = SchemaCheck(json.loads({json.dumps(json.dumps(schema))}))\n"
         f"check.problems(json.loads({json.dumps(json.dumps(instance))}))\n"
         "print(json.dumps(sorted(sys.modules)))\n"
@@ -160,6 +161,43 @@ def test_a_plain_schema_loads_no_engine() -> None:
     assert not NATIVE & _loaded_after(schema, {"city": "Paris"})
 
 
-def test_a_schema_with_a_pattern_loads_its_engines() -> None:
+def test_a_schema_with_a_pattern_loads_its_regex_engines_only() -> None:
+    """RE2 to match, regress to check the pattern compiles: no JSON Schema engine."""
     loaded = _loaded_after({"type": "string", "pattern": "^a+$"}, "aaa")
-    assert {"jsonschema_rs", "re2"} <= loaded
+    assert {"re2", "regress"} <= loaded
+    assert not {"jsonschema_rs", "jsonschema"} & loaded
+
+
+def test_a_pattern_the_rendered_code_declares_valid_loads_no_regress() -> None:
+    """A generated tool table declares its patterns (mcpgen compiled them): RE2 alone."""
+    declared = "from mcpgen.runtime.validation.regex_worker import declare_valid\n"
+    declared += "declare_valid(['^a+$'])\n"
+    loaded = _loaded_after({"type": "string", "pattern": "^a+$"}, "aaa", before=declared)
+    assert "re2" in loaded
+    assert not {"regress", "jsonschema_rs", "jsonschema"} & loaded
+
+
+@pytest.mark.parametrize(
+    ("schema", "instance", "valid"),
+    [
+        ({"type": "string", "pattern": "^a"}, "abc", True),
+        ({"type": "string", "pattern": "^a"}, "cba", False),
+        ({"pattern": "^a"}, 12, True),  # a pattern judges strings only
+        ({"properties": {"a": {"pattern": "x"}}}, {"a": "yxy"}, True),
+        ({"properties": {"a": {"pattern": "x"}}}, {"a": "yyy"}, False),
+        ({"pattern": "^(a)\\1$"}, "aa", True),  # a back-reference: the child process judges
+        ({"pattern": "^(a)\\1$"}, "ab", False),
+        ({"pattern": "\\p{Lu}"}, "\u00e9\u00c9", True),
+    ],
+)
+def test_patterns_are_plain_and_judged_as_the_engines_judge(
+    schema: dict[str, Any], instance: Any, valid: bool
+) -> None:
+    assert compile_plain(schema) is not None
+    _agree(schema, instance)
+    assert (judges.schema_check(schema, instance).answers["SchemaCheck"] == []) is valid
+
+
+def test_an_invalid_pattern_fails_the_build() -> None:
+    with pytest.raises(InvalidPattern):
+        compile_plain({"pattern": "("})

@@ -7,6 +7,11 @@ answers tools/list, without importing code no request has needed yet."""
 from __future__ import annotations
 
 from weather._runtime.core.tool_table import LazyTool, ToolCode
+from weather._runtime.validation.regex_worker import declare_valid
+
+# mcpgen compiled each of the tools' schema patterns below as ECMA-262 (Unicode mode) when it
+# rendered this file, so the server translates them for RE2 without loading regress to ask.
+declare_valid(["^[A-Z]{2}$"])
 
 
 def _load_get_forecast() -> ToolCode:

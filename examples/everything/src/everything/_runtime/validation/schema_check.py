@@ -74,9 +74,11 @@ class _EcmaPattern:
 
     def __init__(self, parent_schema: Any, value: str, schema_path: Any) -> None:
         from .ecma_regex import compile_pattern  # noqa: PLC0415  (a schema with a pattern)
+        from .regex_worker import is_declared_valid  # noqa: PLC0415
 
         self._pattern = value
-        compile_pattern(value)  # an invalid pattern fails the build, not the first call
+        if not is_declared_valid(value):
+            compile_pattern(value)  # an invalid pattern fails the build, not the first call
 
     def validate(self, instance: Any) -> None:
         if isinstance(instance, str) and not search(self._pattern, instance):

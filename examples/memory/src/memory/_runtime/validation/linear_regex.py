@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from .regex_worker import compile_unicode
+from .regex_worker import compile_unicode, is_declared_valid
 
 MAX_CODE_POINT = 0x10FFFF
 SURROGATES = (0xD800, 0xDFFF)
@@ -312,10 +312,11 @@ class _Translator:
 
 def to_re2(pattern: str) -> str | None:
     """`pattern` in RE2 syntax with the same matches, or None when that is not sure."""
-    try:
-        compile_unicode(pattern)
-    except Exception:
-        return None  # legacy-mode or invalid: left to the backtracking engine
+    if not is_declared_valid(pattern):
+        try:
+            compile_unicode(pattern)
+        except Exception:
+            return None  # legacy-mode or invalid: left to the backtracking engine
     translator = _Translator(pattern)
     try:
         translated = translator.translate()

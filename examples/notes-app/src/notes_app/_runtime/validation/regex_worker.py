@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,22 @@ if TYPE_CHECKING:
 
 class InvalidPattern(ValueError):
     """A pattern no ECMA-262 engine accepts."""
+
+
+# Patterns a project's rendered tool table declares valid ECMA-262 in Unicode mode: mcpgen
+# compiled each with regress when it rendered them. Knowing that, the server translates them
+# for RE2 without loading regress (about 1 MB) just to ask again.
+_DECLARED_VALID: set[str] = set()
+
+
+def declare_valid(patterns: Iterable[str]) -> None:
+    """Record patterns mcpgen compiled with regress in Unicode mode when it rendered them."""
+    _DECLARED_VALID.update(patterns)
+
+
+def is_declared_valid(pattern: str) -> bool:
+    """True when the rendered code declared `pattern` valid in Unicode mode (`declare_valid`)."""
+    return pattern in _DECLARED_VALID
 
 
 def compile_unicode(pattern: str) -> regress.Regex:

@@ -2,14 +2,15 @@
 """Verdicts on plain schemas without a JSON Schema engine.
 
 Most tool schemas are a few typed properties: `type`, `properties`, `required`,
-`additionalProperties`, an `enum` of strings, numeric and length bounds, `items`. A schema
+`additionalProperties`, an `enum` of strings, numeric and length bounds, `items`, a string's
+`pattern` (matched by the engine every verdict uses, `bounded_regex`). A schema
 made only of such keywords (and of annotations no verdict reads: `description`, `default`,
 `examples`, `title`, `format`, which the reference does not assert) is compiled here into
 plain Python closures, once, so a server whose schemas are all plain never loads
 jsonschema-rs: 4 MB of native code, and as much again once it has compiled a schema.
 
-Anything else (another keyword, `$ref`, a regex, an `enum` of numbers, whose equality rules
-differ between engines, a `$schema` other than drafts 6, 7, 2019-09 and 2020-12) and
+Anything else (another keyword, `$ref`, `patternProperties`, an `enum` of numbers, whose
+equality rules differ between engines, a `$schema` other than drafts 6, 7, 2019-09 and 2020-12) and
 `compile_plain` returns None: the engines of `schema_check` judge that schema. On the keywords
 accepted here those drafts agree, and the verdicts are the reference's (python
 `jsonschema`): the corpus-wide differential test of the runtime's verdicts proves it.
@@ -159,6 +160,24 @@ def _length(compare: Callable[[int, int], bool], kind: type) -> Callable[..., Pr
     return build
 
 
+def _pattern(value: object, _: Mapping[str, Any]) -> Predicate:
+    """`pattern`, matched by the engine every verdict uses (`bounded_regex.search`: RE2 where
+    it reads the pattern as ECMA-262 does, else a child process under the verdict's budget)."""
+    if not isinstance(value, str):
+        raise NotPlain
+    from .regex_worker import compile_pattern, is_declared_valid  # noqa: PLC0415
+
+    if not is_declared_valid(value):
+        compile_pattern(value)  # an invalid pattern fails the build, not the first call
+
+    def matches(v: object) -> bool:
+        from .bounded_regex import search  # noqa: PLC0415  (RE2 loads with the first match)
+
+        return not isinstance(v, str) or search(value, v)
+
+    return matches
+
+
 def _properties(value: object, _: Mapping[str, Any]) -> Predicate:
     if not isinstance(value, Mapping):
         raise NotPlain
@@ -238,6 +257,7 @@ _KEYWORDS: dict[str, Callable[[Any, Mapping[str, Any]], Predicate]] = {
     "exclusiveMaximum": _bound(lambda v, limit: not v >= limit),
     "minLength": _length(lambda n, limit: n >= limit, str),  # code points, as len() counts
     "maxLength": _length(lambda n, limit: n <= limit, str),
+    "pattern": _pattern,
     "minItems": _length(lambda n, limit: n >= limit, list),
     "maxItems": _length(lambda n, limit: n <= limit, list),
     "minProperties": _length(lambda n, limit: n >= limit, dict),
