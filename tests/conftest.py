@@ -13,8 +13,10 @@ process, socket, sleep or venv), `cli` (commands and the library API, in process
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,3 +123,40 @@ def manifest() -> Manifest:
     from tests.support.hosts import WEATHER
 
     return build_manifest(WEATHER)
+
+
+# Signals a test must leave as it found them: a process it starts afterwards inherits the
+# blocked mask and any ignored disposition, and then cannot be stopped by Ctrl-C or SIGTERM.
+_GUARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _environment() -> dict[str, str]:
+    """The environment a process started now inherits (pytest's own note on the test aside)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+
+
+@pytest.fixture(autouse=True)
+def _signals_left_as_found() -> Iterator[None]:
+    """Fail a test that leaves signals blocked, their handlers or the environment changed (the
+    processes later tests start would inherit them), after restoring them."""
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    handlers = {number: signal.getsignal(number) for number in _GUARDED_SIGNALS}
+    environment = _environment()
+    yield
+    leaked = []
+    if _environment() != environment:
+        changed = {key for key, _ in set(_environment().items()) ^ set(environment.items())}
+        for key in changed:
+            if key in environment:
+                os.environ[key] = environment[key]
+            else:
+                del os.environ[key]
+        leaked.append(f"the environment ({', '.join(sorted(changed))})")
+    if signal.pthread_sigmask(signal.SIG_SETMASK, mask) != mask:
+        leaked.append("the blocked-signal mask")
+    for number, handler in handlers.items():
+        if signal.getsignal(number) is not handler:
+            signal.signal(number, handler)
+            leaked.append(f"the {signal.Signals(number).name} handler")
+    if leaked:
+        pytest.fail(f"the test changed {' and '.join(leaked)} and left it so (now restored)")
