@@ -34,6 +34,11 @@ TIMES: defaultdict[str, dict[str, float]] = defaultdict(dict)
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # Started in the background by a shell without job control, which ignores Ctrl-C for
+        # it: the processes the tests start would inherit that, and the tests that press
+        # Ctrl-C on them would prove nothing. A terminal's user gets the default.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     from hypothesis import settings
 
     from tests.support import sweep
