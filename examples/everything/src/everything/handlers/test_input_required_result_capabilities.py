@@ -5,9 +5,8 @@ This file is yours: mcpgen created it once and never changes it.
 
 from __future__ import annotations
 
-from everything._generated import Context, Elicit, Sample
+from everything._generated import Context, Elicit, Question, Sample
 from everything._generated.models import TestInputRequiredResultCapabilitiesInput
-from everything._generated.questions import Question
 
 NAME = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 

@@ -3,7 +3,8 @@
 
 Handlers import from here: `ToolError` (its message is the tool's error text), `Context`
 (the second parameter a handler may declare: progress, logging, questions, caller) and the
-questions `ctx.ask` takes several of at once (`Elicit`, `Sample`, `ListRoots`). They live in
+questions `ctx.ask` takes several of at once (`Elicit`, `Sample`, `ListRoots`; any of them is a
+`Question`). They live in
 the server runtime vendored beside this package (`_runtime/`), which `mcpgen generate`
 upgrades with it: this package checks at import that the two fit (`RUNTIME_API`).
 """
@@ -18,7 +19,7 @@ from notes_app._runtime import API as VENDORED_API
 if TYPE_CHECKING:
     from notes_app._runtime.core.errors import ToolError
     from notes_app._runtime.dispatch.context import Context
-    from notes_app._runtime.dispatch.questions import Elicit, ListRoots, Sample
+    from notes_app._runtime.dispatch.questions import Elicit, ListRoots, Question, Sample
 
 # The runtime API this code was rendered for: the vendored `_runtime/` must have the same.
 RUNTIME_API = 1
@@ -38,6 +39,7 @@ __all__ = [
     "Context",
     "Elicit",
     "ListRoots",
+    "Question",
     "Sample",
     "ToolError",
     "__version__",
@@ -49,6 +51,7 @@ _LAZY = {
     "Context": "notes_app._runtime.dispatch.context",
     "Elicit": "notes_app._runtime.dispatch.questions",
     "ListRoots": "notes_app._runtime.dispatch.questions",
+    "Question": "notes_app._runtime.dispatch.questions",
     "Sample": "notes_app._runtime.dispatch.questions",
 }
 
