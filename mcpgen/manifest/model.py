@@ -127,6 +127,9 @@ class Tool:
     timeout: float | None = None
     confirm: bool = False  # ask the user through elicitation before each call
     scopes: tuple[str, ...] = ()  # OAuth scopes a call needs
+    binding: JSON | None = None  # how the runtime calls an HTTP API; None = a Python handler
+    output_validation: str = "strict"  # strict | warn | off
+    api: str | None = None  # key of the OpenApiSource the tool came from
 
     @property
     def class_name(self) -> str:
@@ -369,6 +372,31 @@ def templates_of(raw: Mapping[str, Any]) -> list[Any]:
 
 
 @dataclass(frozen=True)
+class OpenApiSource:
+    """An HTTP API described by an OpenAPI document whose operations are imported as tools."""
+
+    key: str  # python identifier, unique among the manifest's sources ("github")
+    spec: str  # path relative to the project root ("openapi/github.json")
+    base_url: str  # servers[0].url of the spec unless the manifest sets base_url
+    base_url_env: str  # environment variable that overrides base_url at run time
+    auth: JSON | None = None  # one of the five auth forms, or None
+    timeout: float = 30.0  # seconds per attempt
+    retries: int = 2  # extra attempts on 429/503 (and connection errors when idempotent)
+
+    def plain(self) -> JSON:
+        """Every field as plain JSON data, as the renderer writes it into the project."""
+        return {
+            "key": self.key,
+            "spec": self.spec,
+            "base_url": self.base_url,
+            "base_url_env": self.base_url_env,
+            "auth": self.auth,
+            "timeout": self.timeout,
+            "retries": self.retries,
+        }
+
+
+@dataclass(frozen=True)
 class Manifest:
     """A whole `mcpgen.yaml`, format 1."""
 
@@ -388,6 +416,7 @@ class Manifest:
     resources: tuple[Resource, ...] = ()
     resource_templates: tuple[ResourceTemplate, ...] = ()
     prompts: tuple[Prompt, ...] = ()
+    apis: tuple[OpenApiSource, ...] = ()  # HTTP APIs whose operations became tools
 
     @property
     def has_catalog(self) -> bool:
