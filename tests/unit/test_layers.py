@@ -28,6 +28,7 @@ LAYERS: list[set[str]] = [
     {"write"},
     {"scaffold"},
     {"generation", "hosts"},
+    {"contract"},  # judges the client contract with the schema walks of `generation`
     {"commands"},
     {"cli"},
     {"__init__", "__main__"},  # the public API and `python -m mcpgen`
