@@ -83,7 +83,8 @@ def tool(data: JSON, name: str = "search") -> JSON:
 
 def arg(data: JSON, name: str, tool_name: str = "search") -> JSON:
     properties: JSON = tool(data, tool_name)["input_schema"]["properties"]
-    return properties.setdefault(name, {})
+    found: JSON = properties.setdefault(name, {})
+    return found
 
 
 def field(data: JSON, name: str) -> JSON:
