@@ -1,0 +1,188 @@
+"""Valid arguments for a tool, built from its input schema: the smallest instance a careful
+caller would send (required properties only, the schema's own example, default or first enum
+value where it gives one), checked against the schema; hypothesis-jsonschema finds one when
+the simple builder's guess does not validate.
+
+Deterministic, so a failing call reproduces with the same arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+JSON = Any
+_DEPTH = 12
+
+FORMATS = {
+    "date-time": "2024-02-01T09:00:00Z",
+    "date": "2024-02-01",
+    "time": "09:00:00Z",
+    "email": "octocat@example.com",
+    "uri": "https://example.com/a",
+    "url": "https://example.com/a",
+    "uri-reference": "https://example.com/a",
+    "uuid": "1725ff48-ab45-4bb5-9d02-88745177dedb",
+    "ipv4": "127.0.0.1",
+    "ipv6": "::1",
+    "hostname": "example.com",
+    "int32": "1",
+    "int64": "1",
+    "byte": "aGVsbG8=",
+    "binary": "hello",
+}
+_PATTERN_GUESSES = ("example", "abc", "a", "A1", "1", "123", "2024-02-01", "a-b", "USD", "usd")
+
+
+class NoInstance(Exception):
+    """No valid instance was found for a schema."""
+
+
+def _resolve(schema: JSON, root: JSON) -> JSON:
+    """Follow a local `$ref` (`#/...`), keeping sibling keywords."""
+    seen = 0
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < _DEPTH:
+        node: JSON = root
+        for part in schema["$ref"].lstrip("#/").split("/"):
+            if part:
+                node = node[part.replace("~1", "/").replace("~0", "~")]
+        schema = {**node, **{k: v for k, v in schema.items() if k != "$ref"}}
+        seen += 1
+    return schema
+
+
+def _string(schema: JSON) -> str:
+    pattern = schema.get("pattern")
+    text = FORMATS.get(schema.get("format", ""), "example")
+    if pattern:
+        for guess in (text, *_PATTERN_GUESSES):
+            if re.search(pattern, guess):
+                text = guess
+                break
+    low, high = schema.get("minLength", 0), schema.get("maxLength")
+    if len(text) < low:
+        text = text + "a" * (low - len(text))
+    if high is not None and len(text) > high:
+        text = text[:high]
+    return text
+
+
+def _number(schema: JSON, integer: bool) -> int | float:
+    low = schema.get("minimum", schema.get("exclusiveMinimum"))
+    high = schema.get("maximum", schema.get("exclusiveMaximum"))
+    value: float = 1
+    if low is not None:
+        value = low + (1 if "exclusiveMinimum" in schema and "minimum" not in schema else 0)
+    if high is not None and value > high:
+        value = high - (1 if "exclusiveMaximum" in schema and "maximum" not in schema else 0)
+    step = schema.get("multipleOf")
+    if step:
+        value = (value // step + (1 if value % step else 0)) * step
+    return int(value) if integer else value
+
+
+def _first_type(schema: JSON) -> str | None:
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k != "null"]
+        return kinds[0] if kinds else "null"
+    if kind is None and "properties" in schema:
+        return "object"
+    return kind if isinstance(kind, str) else None
+
+
+def _given(schema: JSON) -> tuple[bool, JSON]:
+    """The value the schema itself suggests (const, default, example, enum), if any."""
+    for key in ("const", "default", "example"):
+        if key in schema:
+            return True, schema[key]
+    if schema.get("examples"):
+        return True, schema["examples"][0]
+    if schema.get("enum"):
+        return True, next((v for v in schema["enum"] if v is not None), schema["enum"][0])
+    return False, None
+
+
+def _combined(schema: JSON, root: JSON, depth: int) -> tuple[bool, JSON]:
+    """An instance of the first non-null branch of oneOf/anyOf, or of every allOf part."""
+    for key in ("oneOf", "anyOf"):
+        options = [_resolve(o, root) for o in schema.get(key, [])]
+        options = [o for o in options if o.get("type") != "null"]
+        if options:
+            return True, build(options[0], root, depth + 1)
+    if not schema.get("allOf"):
+        return False, None
+    merged: dict[str, JSON] = {}
+    for part in schema["allOf"]:
+        value = build(part, root, depth + 1)
+        if not isinstance(value, dict):
+            return True, value
+        merged.update(value)
+    return True, merged
+
+
+def build(schema: JSON, root: JSON | None = None, depth: int = 0) -> JSON:
+    """The simple builder's guess for `schema` (not yet checked)."""
+    root = schema if root is None else root
+    schema = _resolve(schema, root)
+    if not isinstance(schema, dict) or depth > _DEPTH:
+        return {}
+    found, value = _given(schema)
+    if not found:
+        found, value = _combined(schema, root, depth)
+    return value if found else _typed(schema, root, depth)
+
+
+def _typed(schema: JSON, root: JSON, depth: int) -> JSON:
+    kind = _first_type(schema)
+    if kind == "string":
+        return _string(schema)
+    if kind in ("integer", "number"):
+        return _number(schema, kind == "integer")
+    if kind == "boolean":
+        return True
+    if kind == "null":
+        return None
+    if kind == "array":
+        item = build(schema.get("items", {}), root, depth + 1)
+        count = max(1, schema.get("minItems", 1))
+        if schema.get("maxItems") == 0:
+            count = 0
+        return [item] * count if not schema.get("uniqueItems") or count <= 1 else [item]
+    properties = schema.get("properties", {})
+    return {
+        name: build(properties.get(name, {}), root, depth + 1)
+        for name in schema.get("required", [])
+    }
+
+
+def valid_instance(schema: JSON) -> JSON:
+    """A deterministic instance `schema` accepts (raises NoInstance when none is found)."""
+    validator = Draft202012Validator(schema)
+    guess = build(schema)
+    if validator.is_valid(guess):
+        return guess
+    return _searched(schema, validator)
+
+
+def _searched(schema: JSON, validator: Draft202012Validator) -> JSON:
+    """hypothesis-jsonschema's smallest instance (derandomised, no example database)."""
+    from hypothesis import HealthCheck, find, settings
+    from hypothesis_jsonschema import from_schema
+
+    try:
+        found = find(
+            from_schema(schema),
+            validator.is_valid,
+            settings=settings(
+                database=None,
+                derandomize=True,
+                max_examples=200,
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
+    except Exception as error:  # hypothesis raises several kinds when it gives up
+        raise NoInstance(f"no valid instance found: {error}") from error
+    return found
