@@ -1,4 +1,5 @@
-"""The server runtime is layered: core → validation → dispatch → catalog → stdio → http → entry.
+"""The server runtime is layered: core → validation → dispatch → catalog → upstream → stdio →
+http → entry.
 
 A module imports only its own layer and the layers below, and nothing imports `entry`. Imports
 are read with `ast`, those deferred inside functions and under `TYPE_CHECKING` included, so a
@@ -17,7 +18,7 @@ import pytest
 
 RUNTIME = Path(__file__).resolve().parents[3] / "mcpgen" / "runtime"
 # Lowest first: a module may import its own layer and any layer below it.
-LAYERS = ("core", "validation", "dispatch", "catalog", "stdio", "http", "entry")
+LAYERS = ("core", "validation", "dispatch", "catalog", "upstream", "stdio", "http", "entry")
 RANK = {layer: rank for rank, layer in enumerate(LAYERS)}
 
 
