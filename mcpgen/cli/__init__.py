@@ -102,6 +102,7 @@ COMMAND_MODULES = {
     "hosts": "config",
     "doctor": "doctor",
     "bundle": "bundle",
+    "diff": "diff",
 }
 _apps: dict[str | None, typer.Typer] = {}
 
