@@ -57,16 +57,33 @@ def _string(schema: JSON) -> str:
     pattern = schema.get("pattern")
     text = FORMATS.get(schema.get("format", ""), "example")
     if pattern:
-        for guess in (text, *_PATTERN_GUESSES):
-            if re.search(pattern, guess):
-                text = guess
-                break
+        text = next(
+            (g for g in (text, *_PATTERN_GUESSES) if re.search(pattern, g)), None
+        ) or _matching(pattern)
     low, high = schema.get("minLength", 0), schema.get("maxLength")
     if len(text) < low:
         text = text + "a" * (low - len(text))
     if high is not None and len(text) > high:
         text = text[:high]
     return text
+
+
+def _matching(pattern: str) -> str:
+    """The smallest string hypothesis finds for a pattern no simple guess matches."""
+    from hypothesis import HealthCheck, find, settings
+    from hypothesis import strategies as st
+
+    try:
+        found: str = find(
+            st.from_regex(pattern),
+            lambda _: True,
+            settings=settings(
+                database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+            ),
+        )
+    except Exception:  # the pattern is beyond hypothesis: the schema check decides
+        return "example"
+    return found
 
 
 def _number(schema: JSON, integer: bool) -> int | float:
