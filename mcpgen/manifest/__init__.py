@@ -97,7 +97,32 @@ def check_text(
     diagnostics = sorted(set(with_tool_names(diagnostics, loaded.data)))
     if has_errors(diagnostics) or loaded.data is None:
         return None, diagnostics
+    if root is not None and loaded.data.get("openapi"):
+        return _with_imported_tools(loaded, file, root, diagnostics)
     return build_manifest(loaded.data, root), diagnostics
+
+
+def _with_imported_tools(
+    loaded: Any, file: str, root: Path, diagnostics: list[Diagnostic]
+) -> tuple[Manifest | None, list[Diagnostic]]:
+    """The manifest with the tools of its `openapi:` sources, read from the project.
+
+    Without the project folder (a manifest checked on its own) the sources are not read.
+    """
+    from mcpgen.manifest.openapi_sources import expand_sources
+
+    imported, found = expand_sources(loaded.data, loaded.source_map, file, root)
+    diagnostics = sorted({*diagnostics, *found})
+    if has_errors(diagnostics):
+        return None, diagnostics
+    manifest = build_manifest(
+        loaded.data,
+        root,
+        imported_tools=imported.manifest_tools(),
+        apis=tuple(imported.apis),
+        imported_env=imported.unique_env(),
+    )
+    return manifest, diagnostics
 
 
 def _without_consequences(

@@ -382,6 +382,7 @@ class OpenApiSource:
     auth: JSON | None = None  # one of the five auth forms, or None
     timeout: float = 30.0  # seconds per attempt
     retries: int = 2  # extra attempts on 429/503 (and connection errors when idempotent)
+    spec_sha256: str = field(default="", compare=False)  # of the bytes read: the run cache's
 
     def plain(self) -> JSON:
         """Every field as plain JSON data, as the renderer writes it into the project."""
@@ -459,9 +460,18 @@ def build_tool(raw: Mapping[str, Any]) -> Tool:
     )
 
 
-def build_manifest(raw: Mapping[str, Any], root: Path | None = None) -> Manifest:
+def build_manifest(
+    raw: Mapping[str, Any],
+    root: Path | None = None,
+    *,
+    imported_tools: tuple[Tool, ...] = (),
+    apis: tuple[OpenApiSource, ...] = (),
+    imported_env: tuple[EnvVar, ...] = (),
+) -> Manifest:
     """Build the typed manifest from validated plain data (see `mcpgen.manifest.validate`);
-    resource files are read from `root`, the project folder, when given."""
+    resource files are read from `root`, the project folder, when given. Tools imported from
+    `apis` come after the manifest's own, and their environment variables after its own
+    (a variable the manifest declares itself keeps its declaration)."""
     name = raw["name"]
     distribution = names.distribution_name(name)
     return Manifest(
@@ -480,8 +490,9 @@ def build_manifest(raw: Mapping[str, Any], root: Path | None = None) -> Manifest
                 default=spec.get("default"),
             )
             for var, spec in (raw.get("env") or {}).items()
-        ),
-        tools=tuple(build_tool(t) for t in raw.get("tools", ())),
+        )
+        + tuple(v for v in imported_env if v.name not in (raw.get("env") or {})),
+        tools=tuple(build_tool(t) for t in raw.get("tools", ())) + imported_tools,
         inline_refs=bool(raw.get("inline_refs", False)),
         package_pinned="package" in raw,
         timeout=raw.get("timeout"),
@@ -490,4 +501,5 @@ def build_manifest(raw: Mapping[str, Any], root: Path | None = None) -> Manifest
         resources=tuple(_build_resource(r, root) for r in raw.get("resources", ())),
         resource_templates=tuple(_build_resource_template(t) for t in templates_of(raw)),
         prompts=tuple(_build_prompt(p) for p in raw.get("prompts", ())),
+        apis=apis,
     )

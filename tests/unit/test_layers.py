@@ -22,6 +22,7 @@ LAYERS: list[set[str]] = [
     {"errors"},
     {"core", "runtime"},
     {"schema"},
+    {"openapi"},  # OpenAPI documents → tool drafts, expanded by the manifest
     {"manifest"},
     {"models"},
     {"render"},
