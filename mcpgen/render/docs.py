@@ -54,6 +54,7 @@ class ToolDoc:
     handler_path: str
     arguments: list[FieldRow]
     results: list[FieldRow] | None
+    endpoint: str = ""  # `GET /repos/{owner}` for a tool bound to an HTTP API
 
 
 def _literal(value: Any) -> str:
@@ -145,7 +146,38 @@ def tool_doc(tool: Tool, handler_path: str) -> ToolDoc:
         handler_path=handler_path,
         arguments=field_rows(tool.input_schema),
         results=None if tool.output_schema is None else field_rows(tool.output_schema),
+        endpoint=endpoint(tool),
     )
+
+
+def endpoint(tool: Tool) -> str:
+    """The operation a bound tool calls (`GET /repos/{owner}`); empty for a handler tool."""
+    binding = tool.binding
+    if not binding:
+        return ""
+    return f"{str(binding.get('method', '')).upper()} {binding.get('path', '')}"
+
+
+def auth_text(auth: Any) -> str:
+    """How a source authenticates, naming its variables, for TOOLS.md."""
+    if not auth:
+        return "none"
+    if auth.get("passthrough"):
+        return "the MCP caller's bearer token, forwarded (HTTP transport only)"
+    if "basic_env" in auth:
+        user, password = auth["basic_env"]
+        return f"basic auth from `{user}` and `{password}`"
+    for key, words in _AUTH_WORDS:
+        if key in auth:
+            return words.format(name=auth[key], env=auth.get("env"))
+    return "see mcpgen.yaml"
+
+
+_AUTH_WORDS = (
+    ("bearer_env", "bearer token from `{name}`"),
+    ("header", "header `{name}` from `{env}`"),
+    ("query", "query parameter `{name}` from `{env}`"),
+)
 
 
 def inline_text(value: object) -> str:

@@ -23,7 +23,7 @@ from mcpgen.render.catalog import (
     template_completions,
 )
 from mcpgen.render.container import container
-from mcpgen.render.docs import tool_doc
+from mcpgen.render.docs import auth_text, tool_doc
 from mcpgen.render.env import environment
 from mcpgen.render.invalid import accepts, invalid_arguments
 from mcpgen.render.patterns import declared_patterns
@@ -111,7 +111,24 @@ def _render(template: str, **context: Any) -> str:
 
 
 def _examples(manifest: Manifest) -> list[tuple[Tool, int, dict[str, Any]]]:
-    return [(t, i, e.arguments) for t in manifest.tools for i, e in enumerate(t.examples)]
+    """The examples of the tools with a handler, which the contract tests run."""
+    return [
+        (t, i, e.arguments)
+        for t in manifest.tools
+        if t.binding is None
+        for i, e in enumerate(t.examples)
+    ]
+
+
+def _bound_calls(manifest: Manifest) -> list[tuple[Tool, int, dict[str, Any]]]:
+    """Calls of the tools bound to an HTTP API, which the contract tests send to a recording
+    stand-in for the API: each example, else `{}` when the input schema accepts it."""
+    return [
+        (t, i, arguments)
+        for t in manifest.tools
+        if t.binding is not None
+        for i, arguments in enumerate(_user_test_arguments(t))
+    ]
 
 
 def _invalid_calls(manifest: Manifest) -> list[tuple[Tool, dict[str, Any]]]:
@@ -143,7 +160,8 @@ def _generated_files(
     manifest: Manifest, paths: ProjectPaths, previous_models: str | None
 ) -> list[PlannedFile]:
     models_source = render_models(manifest, previous_models)
-    handler_paths = {t.name: paths.handler(t) for t in manifest.tools}
+    handler_paths = {t.name: _code_path(t, paths) for t in manifest.tools}
+    bindings = {t.name: t.binding for t in manifest.tools if t.binding is not None}
     context: dict[str, Any] = {
         "manifest": manifest,
         "header": GENERATED_HEADER,
@@ -163,6 +181,10 @@ def _generated_files(
         "examples": _examples(manifest),
         "invalid_calls": _invalid_calls(manifest),
         "docs": [tool_doc(t, handler_paths[t.name]) for t in manifest.tools],
+        "api_sources": {source.key: source.plain() for source in manifest.apis},
+        "api_docs": [(source, auth_text(source.auth)) for source in manifest.apis],
+        "bindings": bindings,
+        "bound_calls": _bound_calls(manifest),
         "box": container(manifest),
         "catalog_handlers": catalog_handlers(manifest),
         "offers": catalog_offers(manifest),
@@ -185,6 +207,8 @@ def _generated_files(
         "TOOLS.md": "TOOLS.md.jinja",
         "Dockerfile": "Dockerfile.jinja",
     }
+    if bindings:
+        rendered[f"{paths.generated}/apis.py"] = "apis.py.jinja"
     if manifest.has_catalog:
         rendered[f"{paths.generated}/catalog_table.py"] = "catalog_table.py.jinja"
         rendered[CATALOG_TEST] = "test_catalog_contract.py.jinja"
@@ -207,6 +231,11 @@ def _runtime_files(
         PlannedFile(f"{paths.runtime}/{path}", text, "generated")
         for path, text in runtime_sources(used_modules(package, python))
     ]
+
+
+def _code_path(tool: Tool, paths: ProjectPaths) -> str:
+    """Where a tool's code is: its handler, or for a tool bound to an HTTP API its binding."""
+    return f"{paths.generated}/apis.py" if tool.binding is not None else paths.handler(tool)
 
 
 def _copied(path: str, source: Traversable) -> PlannedFile:
@@ -232,6 +261,8 @@ def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
         ),
     ]
     for tool in manifest.tools:
+        if tool.binding is not None:
+            continue  # the runtime calls the API: no handler to write, nor its test
         summary = (tool.description or "").strip().split("\n")[0].strip()
         context = {"manifest": manifest, "tool": tool, "summary": summary}
         files.append(

@@ -37,6 +37,7 @@ class ScaffoldAnswers:
     description: str
     version: str
     example: bool
+    apis: bool = False  # the manifest imports HTTP APIs: the project depends on httpx2
 
     @classmethod
     def from_manifest(cls, manifest: Manifest, *, example: bool) -> ScaffoldAnswers:
@@ -49,6 +50,7 @@ class ScaffoldAnswers:
             description=manifest.description,
             version=manifest.version,
             example=example,
+            apis=bool(manifest.apis),
         )
 
 

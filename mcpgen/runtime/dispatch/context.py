@@ -146,13 +146,6 @@ class Context:
         headers = getattr(getattr(self._request, "request", None), "headers", None)
         return None if headers is None else headers.get("mcp-session-id")
 
-    def request_header(self, name: str) -> str | None:
-        """A header of the HTTP request that carried this call (case-insensitive name);
-        None on stdio."""
-        headers = getattr(getattr(self._request, "request", None), "headers", None)
-        value = None if headers is None else headers.get(name)
-        return value if isinstance(value, str) else None
-
     @property
     def subject(self) -> str | None:
         """The authenticated caller (the token's `sub`) on HTTP with authentication."""

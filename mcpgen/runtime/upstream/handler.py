@@ -31,6 +31,18 @@ class Arguments(BaseModel):
         return dict(self.__pydantic_extra__ or {})
 
 
+def caller_authorization(context: Context) -> str | None:
+    """The Authorization header of the HTTP request that carried the call; None on stdio.
+
+    Read where `Context.session_id` reads its header: the SDK's request context holds the
+    transport's request (None on stdio).
+    """
+    request = getattr(context, "_request", None)
+    headers = getattr(getattr(request, "request", None), "headers", None)
+    value = None if headers is None else headers.get("authorization")
+    return value if isinstance(value, str) else None
+
+
 def tool_handler(
     name: str, source: Mapping[str, Any], binding: Mapping[str, Any]
 ) -> Callable[..., Awaitable[Any]]:
@@ -41,12 +53,12 @@ def tool_handler(
     if auth is not None and auth.kind == "passthrough":
 
         async def call_as_caller(arguments: Arguments, context: Context) -> Any:
-            caller = context.request_header("authorization")
-            return await upstream.call(shared_client(), arguments.plain(), os.environ, caller)
+            caller = caller_authorization(context)
+            return await upstream.call(await shared_client(), arguments.plain(), os.environ, caller)
 
         return call_as_caller
 
     async def call(arguments: Arguments) -> Any:
-        return await upstream.call(shared_client(), arguments.plain(), os.environ)
+        return await upstream.call(await shared_client(), arguments.plain(), os.environ)
 
     return call

@@ -25,6 +25,7 @@ EXAMPLES = REPO / "examples"
 # The generated project's `dependencies` (templates/project/pyproject.toml.jinja), as imported,
 DEPENDENCIES = {"mcp", "pydantic", "jsonschema", "jsonschema_rs", "regress", "anyio", "uvicorn"}
 DEPENDENCIES |= {"pydantic_core", "starlette", "sse_starlette", "h11", "referencing"}
+DEPENDENCIES |= {"httpx2"}  # declared when the manifest imports HTTP APIs (`upstream`)
 # Import names whose distribution is named otherwise: `jwt` is `pyjwt[crypto]`, `re2` is
 # `google-re2`; `cryptography` comes with `pyjwt[crypto]` and `mcp`.
 OTHER_NAMES = {"jwt": "pyjwt[crypto]", "re2": "google-re2"}

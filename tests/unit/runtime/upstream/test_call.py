@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import httpx2
@@ -14,7 +16,7 @@ from mcp.types import CallToolResult
 from mcpgen.runtime.upstream import call as call_module
 from mcpgen.runtime.upstream.binding import ApiSource, Binding
 from mcpgen.runtime.upstream.call import Clock, Upstream
-from mcpgen.runtime.upstream.client import new_client
+from mcpgen.runtime.upstream.client import new_client, shared_client
 from mcpgen.runtime.upstream.handler import Arguments, tool_handler
 
 SECRET = "sk-live-0123456789"
@@ -236,18 +238,23 @@ def test_arguments_are_kept_as_sent() -> None:
 
 
 class FakeContext:
-    def __init__(self, authorization: str | None) -> None:
-        self.authorization = authorization
+    """What the SDK's request context shows of an HTTP request: its headers."""
 
-    def request_header(self, name: str) -> str | None:
-        return self.authorization if name == "authorization" else None
+    def __init__(self, authorization: str) -> None:
+        self._request = SimpleNamespace(
+            request=SimpleNamespace(headers={"authorization": authorization})
+        )
 
 
 @pytest.mark.anyio
 async def test_only_passthrough_handlers_take_the_context(monkeypatch: pytest.MonkeyPatch) -> None:
     recorder = Recorder(json_answer(200, {"ok": True}))
     client = recorder.client()
-    monkeypatch.setattr("mcpgen.runtime.upstream.handler.shared_client", lambda: client)
+
+    async def shared() -> httpx2.AsyncClient:
+        return client
+
+    monkeypatch.setattr("mcpgen.runtime.upstream.handler.shared_client", shared)
     plain: Callable[..., Any] = tool_handler("t", SOURCE, get_item())
     forwarding: Callable[..., Any] = tool_handler(
         "t", {**SOURCE, "auth": {"passthrough": True}}, get_item()
@@ -258,3 +265,13 @@ async def test_only_passthrough_handlers_take_the_context(monkeypatch: pytest.Mo
     await forwarding(Arguments.model_validate({"id": 2}), FakeContext("Bearer from-caller"))
     assert recorder.requests[-1].headers["authorization"] == "Bearer from-caller"
     await client.aclose()
+
+
+def test_the_shared_client_is_closed_when_its_event_loop_ends() -> None:
+    async def use() -> httpx2.AsyncClient:
+        first = await shared_client()
+        assert await shared_client() is first and not first.is_closed
+        return first
+
+    client = asyncio.run(use())
+    assert client.is_closed
