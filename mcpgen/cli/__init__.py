@@ -97,12 +97,14 @@ COMMAND_MODULES = {
     "generate": "generate",
     "check": "check",
     "add": "add",
+    "import": "import_openapi",
     "update": "update",
     "config": "config",
     "hosts": "config",
     "doctor": "doctor",
     "bundle": "bundle",
     "diff": "diff",
+    "call": "call",
 }
 _apps: dict[str | None, typer.Typer] = {}
 
