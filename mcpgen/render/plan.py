@@ -185,6 +185,8 @@ def _generated_files(
         "api_docs": [(source, auth_text(source.auth)) for source in manifest.apis],
         "bindings": bindings,
         "bound_calls": _bound_calls(manifest),
+        "imported": {t.name: t.wire() for t in manifest.tools if t.api is not None},
+        "tool_order": [t.name for t in manifest.tools],
         "box": container(manifest),
         "catalog_handlers": catalog_handlers(manifest),
         "offers": catalog_offers(manifest),
