@@ -105,6 +105,7 @@ COMMAND_MODULES = {
     "bundle": "bundle",
     "diff": "diff",
     "call": "call",
+    "dev": "dev",
 }
 _apps: dict[str | None, typer.Typer] = {}
 

@@ -38,6 +38,7 @@ class StartingManifest:
     manifest: Manifest
     content: bytes
     example: bool  # the example weather server, not a manifest the user gave
+    files: tuple[tuple[str, bytes], ...] = ()  # project files the manifest reads (an OpenAPI spec)
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,8 @@ def create_project(
         try:
             target.mkdir(parents=True, exist_ok=True)
             manifest = transaction.Step("write", MANIFEST_FILENAME, start.content)
-            transaction.commit(target, [manifest])
+            read = [transaction.Step("write", path, content) for path, content in start.files]
+            transaction.commit(target, [manifest, *read])
             _scaffold(target, start)
             record_template(target)  # the base `mcpgen update` merges from
             report = generate_project(target, on_plan=on_plan)

@@ -6,12 +6,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mcpgen.generation import run_cache
 from mcpgen.generation.changes import ChangeSummary, find_old_packages, find_orphans
 from mcpgen.generation.report import GenerateReport, Mode, Prepared
 from mcpgen.write import apply, journal
 from mcpgen.write.state import STATE_PATH, sha256_hex
+
+if TYPE_CHECKING:
+    from mcpgen.manifest.model import Manifest
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,6 @@ def proven_report(root: Path, mode: Mode, outcome: run_cache.Outcome) -> Generat
 
 def remember(root: Path, seen: SeenInputs, prepared: Prepared, report: GenerateReport) -> None:
     """Record a run that left the project as its manifest renders it (see `run_cache`)."""
-    from mcpgen.core.relpath import lexical_problem
     from mcpgen.generation.changes import orphan_folders
     from mcpgen.scaffold.template import ANSWERS_FILE
 
@@ -84,11 +87,10 @@ def remember(root: Path, seen: SeenInputs, prepared: Prepared, report: GenerateR
     contents[STATE_PATH] = sha256_hex(prepared.state_text.encode("utf-8"))
     contents[journal.JOURNAL_PATH] = None
     contents[ANSWERS_FILE] = sha256_hex(seen.answers) if seen.answers is not None else None
-    for resource in manifest.resources:
-        if resource.file is not None and resource.content is not None:
-            if lexical_problem(resource.file) is not None:
-                return
-            contents[resource.file] = sha256_hex(resource.content)
+    embedded = _embedded_files(manifest)
+    if embedded is None:
+        return
+    contents |= embedded
     inputs = run_cache.Inputs(
         manifest_arg=seen.key,
         manifest_sha=sha256_hex(seen.manifest),
@@ -111,3 +113,22 @@ def remember(root: Path, seen: SeenInputs, prepared: Prepared, report: GenerateR
         return old_packages == report.old_packages and orphans == report.orphans
 
     run_cache.store(root, inputs, outcome, still_true)
+
+
+def _embedded_files(manifest: Manifest) -> dict[str, str | None] | None:
+    """Digest of each project file the manifest read besides itself: resource files and
+    OpenAPI specs (read on every run, so a changed spec is never proven up to date); None
+    when one of the paths is not a plain one inside the project."""
+    from mcpgen.core.relpath import lexical_problem
+
+    found: dict[str, str | None] = {}
+    for resource in manifest.resources:
+        if resource.file is not None and resource.content is not None:
+            if lexical_problem(resource.file) is not None:
+                return None
+            found[resource.file] = sha256_hex(resource.content)
+    for api in manifest.apis:
+        if lexical_problem(api.spec) is not None or not api.spec_sha256:
+            return None
+        found[api.spec] = api.spec_sha256
+    return found

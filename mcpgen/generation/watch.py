@@ -114,8 +114,8 @@ def _generated_files(root: Path) -> frozenset[str]:
 
 
 def embedded_files(root: Path, manifest: Path) -> list[Path]:
-    """The manifest and the project files its resources embed (`file:`), as far as the
-    manifest can be read now; an unreadable one embeds nothing."""
+    """The manifest, the project files its resources embed (`file:`) and its OpenAPI specs,
+    as far as the manifest can be read now; an unreadable one embeds nothing."""
     from mcpgen.manifest.load import load_yaml
 
     try:
@@ -126,8 +126,14 @@ def embedded_files(root: Path, manifest: Path) -> list[Path]:
     base = Path(os.path.abspath(root))
     generated = _generated_files(root)
     files = [manifest]
-    for entry in resources if isinstance(resources, list) else []:
-        name = entry.get("file") if isinstance(entry, dict) else None
+    sources = data.get("openapi") if isinstance(data, dict) else None
+    embedded = [
+        entry.get(key)
+        for key, entries in (("file", resources), ("spec", sources))  # OpenAPI specs are read too
+        for entry in (entries if isinstance(entries, list) else [])
+        if isinstance(entry, dict)
+    ]
+    for name in embedded:
         if isinstance(name, str) and name and "\0" not in name:
             path = Path(os.path.normpath(base / name))
             inside = path.is_relative_to(base)  # generate refuses the others

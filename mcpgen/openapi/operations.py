@@ -109,7 +109,8 @@ def draft_tool(
         where=where,
         tags=tuple(t for t in operation.get("tags") or () if isinstance(t, str)),
         title=summary,
-        description=describe(summary, _text(operation.get("description"))),
+        description=describe(summary, _text(operation.get("description")))
+        or f"Calls {method.upper()} {path}.",
         input_schema=_with_defs(input_schema, arguments.defs),
         output_schema=output_schema,
         annotations=annotations_for(method),

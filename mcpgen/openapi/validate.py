@@ -11,6 +11,7 @@ open anything besides the document itself.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 from mcpgen.errors import Diagnostic
 from mcpgen.openapi.spec_file import JsonPath, SpecDocument
 
+_DUPLICATE_ID = re.compile(r"for '(?P<method>[a-z]+)' in '(?P<path>[^']+)' is not unique")
 MAX_REPORTED = 10  # validator errors listed for one document; the rest are counted
 CONVERTER_HINT = (
     "convert it first, e.g. `npx swagger2openapi SPEC -o openapi.yaml` "
@@ -122,6 +124,9 @@ def _located(document: SpecDocument, error: Any) -> Diagnostic:
     absolute = bool(raw_path) and isinstance(data, dict) and raw_path[0] in data
     path: JsonPath = tuple(_as_written(data, raw_path)) if absolute else ()
     message = str(getattr(error, "message", error)).splitlines()[0]
+    duplicate = _DUPLICATE_ID.search(message)
+    if not path and duplicate:  # the validator names the operation only in its message
+        path = ("paths", duplicate["path"], duplicate["method"], "operationId")
     if len(message) > 300:
         message = f"{message[:299]}…"
     return document.diagnostic(path, f"not valid OpenAPI: {message}")
