@@ -155,7 +155,7 @@ def test_a_big_catalog_is_warned_about_with_advice(project: Path) -> None:
         f"  - name: t{i}\n    description: d\n    input_schema: {{type: object}}\n"
         for i in range(130)
     )
-    written = MANIFEST.split("openapi:")[0]
+    written = MANIFEST.split("openapi:", maxsplit=1)[0]
     text = MANIFEST.replace(written, 'name: pets\nversion: "0.1.0"\ntools:\n' + tools)
     manifest, diagnostics = _check(project, text)
     assert manifest is not None
