@@ -1,0 +1,259 @@
+"""`mcpgen dev`: the project's server over Streamable HTTP, restarted on every change.
+
+What is watched, and what a change there asks for:
+
+- `mcpgen.yaml` (and the files its resources embed, as `generate --watch` watches them) and
+  anything under `openapi/` (imported specs): generate, then restart when it succeeded; a
+  broken manifest keeps the running server.
+- any `.py` under `src/`: restart. The files `generate` writes (the state file lists them,
+  `_generated/` and `_runtime/` hold them) are not watched, so a generate does not restart
+  the server a second time, nor loop.
+
+The server runs from the project's own venv, as `mcpgen call` runs it, in mcpgen's process
+group, so a Ctrl-C at the terminal reaches both; mcpgen then stops it and waits for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from mcpgen.commands.call import project_launch
+from mcpgen.errors import McpgenError
+from mcpgen.generation.watch import _generated_files
+from mcpgen.manifest.model import Manifest
+
+HOST = "127.0.0.1"
+OPENAPI_FOLDER = "openapi"
+# Folders of the package that generate owns: their files change only when it runs.
+_GENERATED_FOLDERS = ("_generated", "_runtime")
+START_TIMEOUT = 30.0  # seconds a fresh server may take to listen
+STOP_TIMEOUT = 5.0  # seconds a server may take to stop before it is killed
+
+Change = Literal["manifest", "source"]
+
+
+def url_of(port: int) -> str:
+    """The server's MCP endpoint."""
+    return f"http://{HOST}:{port}/mcp"
+
+
+def inspector_command(port: int) -> str:
+    """The MCP Inspector, connected to the server at `port`."""
+    return f"npx @modelcontextprotocol/inspector --transport http --server-url {url_of(port)}"
+
+
+def ensure_port_free(port: int) -> None:
+    """McpgenError when something already listens on `port` (mcpgen dev would not be heard)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((HOST, port))
+        except OSError as exc:
+            raise McpgenError(
+                f"port {port} on {HOST} is busy ({exc.strerror or exc}): stop what uses it, "
+                "or pass another --port"
+            ) from None
+
+
+class _ExitedEarly(Exception):
+    """The server process ended before it listened."""
+
+
+class ServerProcess:
+    """The project's server over HTTP, one process at a time, started anew on each restart."""
+
+    def __init__(self, root: Path, port: int) -> None:
+        self.root, self.port = root, port
+        self.manifest: Manifest | None = None  # what the running server was generated from
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def restart(self, manifest: Manifest) -> None:
+        """Serve `manifest`'s project; McpgenError when the server does not come up.
+
+        The new interpreter starts while the running server drains and stops (each takes
+        most of a second), so a restart costs about one start. A new server that found the
+        port still taken is started once more, alone."""
+        self.manifest = manifest
+        previous, self.process = self.process, self._spawn()
+        if previous is not None:
+            _stop(previous)
+        try:
+            self._wait_listening()
+        except _ExitedEarly as exc:
+            if previous is None:
+                raise McpgenError(str(exc)) from None
+            self.process = self._spawn()
+            try:
+                self._wait_listening()
+            except _ExitedEarly as again:
+                raise McpgenError(str(again)) from None
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        assert self.manifest is not None
+        args = ("--transport", "http", "--host", HOST, "--port", str(self.port))
+        launch, env = project_launch(self.manifest, self.root, *args)
+        return subprocess.Popen(launch.argv, cwd=self.root, env=env)
+
+    def _wait_listening(self) -> None:
+        process = self.process
+        assert process is not None
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                self.process = None
+                raise _ExitedEarly(f"the server exited with {process.returncode} before listening")
+            with contextlib.suppress(OSError), socket.create_connection((HOST, self.port), 0.2):
+                return
+            time.sleep(0.02)
+        self.stop()
+        raise McpgenError(f"the server did not listen on port {self.port} in {START_TIMEOUT:g} s")
+
+    def stop(self) -> None:
+        """Stop the running server, if any, and reap it."""
+        process, self.process = self.process, None
+        if process is not None:
+            _stop(process)
+
+    @property
+    def pid(self) -> int | None:
+        """The running server's process id."""
+        return self.process.pid if self.process is not None else None
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM (the server drains its requests), then SIGKILL after STOP_TIMEOUT; reaped."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@dataclass(frozen=True)
+class SourceFilter:
+    """Which changed paths under `src/` and `openapi/` count, and as what."""
+
+    root: Path
+    generated: frozenset[str]  # project-relative paths generate wrote last
+
+    def classify(self, path: str) -> Change | None:
+        """`manifest` for an imported spec, `source` for a hand-written `.py`, else None."""
+        try:
+            relative = Path(os.path.abspath(path)).relative_to(os.path.abspath(self.root))
+        except ValueError:
+            return None
+        parts = relative.parts
+        if parts[:1] == (OPENAPI_FOLDER,):
+            return "manifest"
+        if parts[:1] != ("src",) or relative.suffix != ".py":
+            return None
+        if relative.as_posix() in self.generated or any(
+            part in _GENERATED_FOLDERS or part == "__pycache__" for part in parts
+        ):
+            return None
+        return "source"
+
+
+class ChangeFeed:
+    """Watchers of the project in background threads, feeding one queue of changes.
+
+    The manifest's folder is watched alone (not recursively: it holds `.venv` and `.git`);
+    `src/` and `openapi/` are watched recursively."""
+
+    def __init__(self, root: Path, manifest: Path) -> None:
+        self.root, self.manifest = root, manifest
+        self.changes: queue.Queue[Change] = queue.Queue()
+        self.stop_event = threading.Event()
+        self.threads: list[threading.Thread] = []
+        self.source_filter = SourceFilter(root, _generated_files(root))
+
+    def start(self) -> None:
+        """Start the watchers; each is live when this returns."""
+        self.refresh_generated()
+        self._thread(self._watch_manifest)
+        folders = [self.root / name for name in ("src", OPENAPI_FOLDER)]
+        self._thread(lambda ready: self._watch_tree([f for f in folders if f.is_dir()], ready))
+
+    def _thread(self, target: object) -> None:
+        ready = threading.Event()
+        thread = threading.Thread(target=target, args=(ready,), daemon=True)  # type: ignore[arg-type]
+        thread.start()
+        ready.wait(5.0)
+        self.threads.append(thread)
+
+    def _watch_manifest(self, ready: threading.Event) -> None:
+        from mcpgen.generation.watch import WatchedFiles, embedded_files, saves
+
+        watched = WatchedFiles.of(embedded_files(self.root, self.manifest))
+        for index, saved in enumerate(saves(watched, self.stop_event)):
+            if index == 0:
+                ready.set()
+            if saved:
+                self.changes.put("manifest")
+
+    def _watch_tree(self, folders: list[Path], ready: threading.Event) -> None:
+        import watchfiles
+
+        if not folders:
+            ready.set()
+            return
+
+        def counts(_change: object, path: str) -> bool:
+            return self.source_filter.classify(path) is not None
+
+        events = watchfiles.watch(
+            *folders,
+            watch_filter=counts,
+            stop_event=self.stop_event,
+            rust_timeout=100,
+            yield_on_timeout=True,
+            debounce=200,
+            step=20,
+        )
+        for batch in events:
+            ready.set()
+            kinds = {self.source_filter.classify(path) for _, path in batch}
+            for kind in ("manifest", "source"):
+                if kind in kinds:
+                    self.changes.put(kind)
+
+    def refresh_generated(self) -> None:
+        """After a generate: its files are the ones to ignore now."""
+        self.source_filter = SourceFilter(self.root, _generated_files(self.root))
+
+    def next_batch(self, timeout: float) -> set[Change]:
+        """The changes seen within `timeout` seconds (empty when none), all queued ones."""
+        try:
+            found = {self.changes.get(timeout=timeout)}
+        except queue.Empty:
+            return set()
+        while True:
+            try:
+                found.add(self.changes.get_nowait())
+            except queue.Empty:
+                return found
+
+    def stop(self) -> None:
+        """Stop every watcher and wait for its thread."""
+        self.stop_event.set()
+        for thread in self.threads:
+            thread.join(2.0)
+
+
+def describe(changes: Iterable[Change]) -> str:
+    """What changed, in a few words, for the line printed before a restart."""
+    words = {"manifest": "the manifest or an imported spec", "source": "the source"}
+    return " and ".join(words[c] for c in sorted(changes))
