@@ -72,6 +72,8 @@ def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
 def failure(binding: Binding, received: Received, redactor: Redactor, note: str = "") -> str:
     """The error text of a non-2xx answer."""
     status = f"HTTP {received.status}" + (f" {received.reason}" if received.reason else "")
+    if received.retry_after and not note:
+        note = f" (Retry-After: {excerpt(received.retry_after, 40)})"
     message = f"{binding.method} {binding.path} failed: {status}{note}"
     body = excerpt(received.text()) if received.body else ""
     return redactor.text(f"{message}: {body}" if body else message)

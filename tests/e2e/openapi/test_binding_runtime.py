@@ -100,6 +100,12 @@ SPEC: dict[str, Any] = {
         "/flaky": {"get": {"operationId": "getFlaky", "responses": {"200": {
             "description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}
         }}}},
+        "/drip": {"get": {"operationId": "getDrip", "responses": {"200": {
+            "description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}
+        }}}},
+        "/huge": {"get": {"operationId": "getHuge", "responses": {"200": {
+            "description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}
+        }}}},
         "/broken": {"get": {"operationId": "getBroken", "responses": {"200": {
             "description": "ok", "content": {"application/json": {"schema": {"type": "object"}}}
         }}}},
@@ -124,6 +130,14 @@ openapi:
     overrides:
       getItem: {name: relay_get_item}
       getBroken: {name: relay_get_broken, output_validation: warn}
+  - spec: openapi/demo.json
+    name: slow
+    include: [getDrip, getHuge]
+    timeout: 1
+    retries: 0
+    overrides:
+      getDrip: {name: slow_drip}
+      getHuge: {name: slow_huge}
 """
 
 
@@ -168,6 +182,10 @@ class FakeApi(BaseHTTPRequestHandler):
                 self._send(429, b"slow down", {"Retry-After": "1"})
             else:
                 self._json(200, {"ok": True})
+        elif path == "/v1/drip":  # a byte every 0.2 s, 30 s in all
+            self._stream(b"{" + b" " * 148 + b"}", chunk=1, pause=0.2)
+        elif path == "/v1/huge":  # 20 MB, more than a call reads
+            self._stream(b"[" + b"0," * (10 * 1024 * 1024) + b"0]", chunk=1 << 20, pause=0)
         elif path == "/v1/broken":
             # Echoes what it got, credentials included: the server must not pass them on.
             echoed = f"internal error; you sent {headers.get('authorization')} " + "x" * 5000
@@ -176,6 +194,19 @@ class FakeApi(BaseHTTPRequestHandler):
             self._send(404, b"no such path")
 
     do_GET = do_POST = do_DELETE = _answer  # the names http.server calls
+
+    def _stream(self, body: bytes, chunk: int, pause: float) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            for start in range(0, len(body), chunk):
+                self.wfile.write(body[start : start + chunk])
+                self.wfile.flush()
+                time.sleep(pause)
+        except OSError:  # the server under test hung up, as it should
+            pass
 
     def _json(self, status: int, value: Any) -> None:
         self._send(status, json.dumps(value).encode(), {"Content-Type": "application/json"})
@@ -226,6 +257,7 @@ def environment(project: Path, base_url: str) -> dict[str, str]:
         "PYTHONPATH": str(project / "src"),
         "DEMO_BASE_URL": base_url,
         "RELAY_BASE_URL": base_url,
+        "SLOW_BASE_URL": base_url,
         "DEMO_TOKEN": SECRET,
     }
 
@@ -385,3 +417,17 @@ def test_an_api_that_is_down_is_a_tool_error_and_the_server_serves_on(
     )
     log = (tmp_path / "server.log").read_text()
     assert "Traceback" not in log and SECRET not in log
+
+
+def test_a_slow_drip_or_a_huge_answer_ends_the_call_and_not_the_server(
+    project: Path, api: tuple[str, list[Received]], tmp_path: Path
+) -> None:
+    base_url, _ = api
+    started = time.monotonic()
+    drip, huge, after = run_stdio(
+        project, base_url, tmp_path, ("slow_drip", {}), ("slow_huge", {}), ("list_items", {})
+    )
+    assert time.monotonic() - started < 20
+    assert drip.is_error and text_of(drip) == "GET /drip failed: no answer within 1 s"
+    assert huge.is_error and "the answer is larger than 16777216 bytes" in text_of(huge)
+    assert not after.is_error and after.structured_content == {"result": ["a", "b"]}
