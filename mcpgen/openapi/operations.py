@@ -11,6 +11,7 @@ name on the wire. The output schema is the first 2xx JSON response's, wrapped as
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,12 +112,18 @@ def draft_tool(
         title=summary,
         description=describe(summary, _text(operation.get("description")))
         or f"Calls {method.upper()} {path}.",
-        input_schema=_with_defs(input_schema, arguments.defs),
-        output_schema=output_schema,
+        input_schema=_own_copy(_with_defs(input_schema, arguments.defs)),
+        output_schema=_own_copy(output_schema),
         annotations=annotations_for(method),
         binding=binding,
         deprecated=operation.get("deprecated") is True,
     )
+
+
+def _own_copy(schema: Any) -> Any:
+    """A copy sharing nothing: converted components are shared between tools while they are
+    built, and a tool's schema must not change when another's is edited."""
+    return json.loads(json.dumps(schema)) if schema is not None else None
 
 
 def annotations_for(method: str) -> JSON:

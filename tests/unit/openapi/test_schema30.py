@@ -90,15 +90,34 @@ SPEC = {
 }
 
 
-def test_component_refs_become_local_defs_and_recursion_stays_finite() -> None:
+def test_component_refs_are_inlined_and_cycles_kept_as_local_defs() -> None:
     schema, defs = SpecRefs(SPEC, "3.0").schema_for_tool(
         {"$ref": "#/components/schemas/Wrapper"}, "response"
     )
-    assert schema == {"$ref": "#/$defs/Wrapper"}
-    assert set(defs) == {"Wrapper", "Node"}
+    assert schema == {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+    assert set(defs) == {"Node"}
     assert defs["Node"]["properties"]["next"] == {"$ref": "#/$defs/Node"}
     whole = {**schema, "$defs": defs}
     assert Draft202012Validator(whole).is_valid([{"id": 1, "next": {"id": 2}}])
+
+
+def test_a_component_off_any_cycle_is_inlined_with_its_annotations() -> None:
+    spec = {
+        "components": {
+            "schemas": {
+                "Id": {"type": "integer", "minimum": 1},
+                "Pair": {
+                    "type": "object",
+                    "properties": {"a": {"$ref": "#/components/schemas/Id", "description": "A"}},
+                },
+            }
+        }
+    }
+    schema, defs = SpecRefs(spec, "3.0").schema_for_tool(
+        {"$ref": "#/components/schemas/Pair"}, "request"
+    )
+    assert defs == {}
+    assert schema["properties"]["a"] == {"type": "integer", "minimum": 1, "description": "A"}
 
 
 def test_read_only_properties_leave_requests_and_write_only_ones_responses() -> None:
