@@ -10,11 +10,11 @@ from __future__ import annotations
 import dataclasses
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcpgen.core.template_folder import templates_root
-from mcpgen.manifest.model import Manifest
+from mcpgen.manifest.model import Manifest, OpenApiSource
 from mcpgen.write.atomic import write_atomic
 
 ANSWERS_FILE = ".copier-answers.yml"
@@ -37,7 +37,9 @@ class ScaffoldAnswers:
     description: str
     version: str
     example: bool
-    apis: bool = False  # the manifest imports HTTP APIs: the project depends on httpx2
+    # The HTTP APIs the manifest imports: the project depends on httpx2, the README names
+    # each API's variables.
+    apis: list[dict[str, object]] = field(default_factory=list)
 
     @classmethod
     def from_manifest(cls, manifest: Manifest, *, example: bool) -> ScaffoldAnswers:
@@ -50,8 +52,22 @@ class ScaffoldAnswers:
             description=manifest.description,
             version=manifest.version,
             example=example,
-            apis=bool(manifest.apis),
+            apis=[api_answer(source) for source in manifest.apis],
         )
+
+
+def api_answer(source: OpenApiSource) -> dict[str, object]:
+    """What the scaffold says of one imported API: its base URL and its variables."""
+    auth = source.auth or {}
+    names = [auth[k] for k in ("bearer_env", "env") if isinstance(auth.get(k), str)]
+    names += [n for n in auth.get("basic_env") or [] if isinstance(n, str)]
+    return {
+        "key": source.key,
+        "base_url": source.base_url,
+        "base_url_env": source.base_url_env,
+        "auth_env": names,
+        "passthrough": bool(auth.get("passthrough")),
+    }
 
 
 def render_scaffold(destination: Path, answers: ScaffoldAnswers) -> None:
