@@ -111,6 +111,11 @@ def _name_warnings(server: str, entry: _ToolEntry) -> Iterator[HostWarning]:
         )
 
 
+def name_warnings(server: str, name: str) -> list[HostWarning]:
+    """The limits a tool name hits on each host (the server's distribution name prefixes it)."""
+    return list(_name_warnings(server, _ToolEntry(-1, name, None, _INPUT_KEYS[0])))
+
+
 def _schema_warnings(entry: _ToolEntry, refs_inlined: bool) -> Iterator[HostWarning]:
     schema, where = entry.schema, ("tools", entry.index, entry.schema_key)
     unions = [k for k in UNIONS if isinstance(schema, dict) and k in schema]

@@ -103,6 +103,7 @@ def expand_sources(
         tool_source += [index] * len(result.tools)
     findings += _name_findings(data, imported.tools, tool_source)
     findings += _size_findings(data, imported.tools, tool_source)
+    findings += _host_name_findings(data, imported.tools, tool_source)
     return imported, diagnostics + to_diagnostics(findings, source_map, file)
 
 
@@ -220,6 +221,30 @@ def _size_findings(
             f"{TOOLS_LIST_BYTES // 1000} kB; {advice}"
         )
         findings.append(Finding(where, message, "warning"))
+    return findings
+
+
+def _host_name_findings(
+    data: dict[str, Any], tools: list[ImportedTool], tool_source: list[int]
+) -> list[Finding]:
+    """One warning per entry and host limit that imported names hit, naming a few of them
+    (a thousand-operation spec would otherwise print a thousand lines)."""
+    from mcpgen.manifest.host_limits import host_label, name_warnings
+
+    server = names.distribution_name(data["name"])
+    hit: dict[tuple[int, str], list[str]] = {}
+    for tool, index in zip(tools, tool_source, strict=True):
+        for warning in name_warnings(server, tool.name):
+            hit.setdefault((index, host_label(warning.host)), []).append(tool.name)
+    findings = []
+    for (index, host), tool_names in sorted(hit.items()):
+        shown = ", ".join(tool_names[:3]) + (", …" if len(tool_names) > 3 else "")
+        message = (
+            f"{host}: {len(tool_names)} imported tool name(s) are too long or not accepted "
+            f"there ({shown}); shorten them with `overrides: {{OPERATION: {{name: ...}}}}`, "
+            "or check `mcpgen hosts` for each one"
+        )
+        findings.append(Finding(("openapi", index, "spec"), message, "warning"))
     return findings
 
 

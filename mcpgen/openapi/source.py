@@ -225,9 +225,8 @@ def _operations(
             continue
         if not isinstance(item, dict):
             continue
-        for method in METHODS:
-            operation = item.get(method)
-            if not isinstance(operation, dict):
+        for method, operation in item.items():  # in the order the document writes them
+            if method not in METHODS or not isinstance(operation, dict):
                 continue
             key = operation_key(operation, method, path)
             if key in seen:

@@ -169,3 +169,13 @@ def test_without_the_project_folder_the_sources_are_not_read(project: Path) -> N
     manifest, diagnostics = check_text(MANIFEST, "mcpgen.yaml")
     assert manifest is not None and not _errors(diagnostics)
     assert [t.name for t in manifest.tools] == ["ping"]
+
+
+def test_imported_names_too_long_for_hosts_get_one_warning_per_host(project: Path) -> None:
+    long_name = "list_" + "very_" * 12 + "many_pets"
+    text = MANIFEST + f"    overrides:\n      listPets: {{name: {long_name}}}\n"
+    manifest, diagnostics = _check(project, text)
+    assert manifest is not None
+    found = [d for d in diagnostics if "too long" in d.message]
+    assert {d.message.split(":")[0] for d in found} == {"claude-code", "cursor"}
+    assert all(long_name in d.message and d.path == "openapi[0].spec" for d in found)

@@ -219,3 +219,67 @@ def test_the_api_key_comes_from_the_title() -> None:
     assert api_key("GitHub's official OpenAPI spec + Octokit extension", "x.json") == "github"
     assert api_key("Swagger Petstore - OpenAPI 3.0", "x.json") == "petstore"
     assert api_key(None, "openapi/stripe-v3.yaml") == "stripe"
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> SourceResult:
+    (tmp_path / "openapi").mkdir()
+    shutil.copy(SPECS / "notes31.json", tmp_path / "openapi" / "notes31.json")
+    return tools_from_source(tmp_path, {"spec": "openapi/notes31.json"})
+
+
+def test_a_31_spec_imports_with_server_variables_filled_in(notes: SourceResult) -> None:
+    assert not notes.problems and not notes.diagnostics
+    assert notes.base_url == "https://eu.notes.example.com"
+    assert [t.name for t in notes.tools] == ["notes_list", "notes_create", "notes_replace_all"]
+
+
+def test_a_31_ref_keeps_its_siblings(notes: SourceResult) -> None:
+    listed = _tool(notes, "notes.list")
+    assert listed.input_schema["properties"]["label"] == {
+        "type": "string",
+        "maxLength": 20,
+        "description": "A label.",
+    }
+
+
+def test_a_name_used_in_two_locations_is_renamed_after_its_location(notes: SourceResult) -> None:
+    listed = _tool(notes, "notes.list")
+    assert list(listed.input_schema["properties"]) == ["label", "header_label"]
+    assert listed.binding is not None
+    assert [p["argument"] for p in listed.binding["parameters"]] == ["label", "header_label"]
+
+
+def test_a_body_property_clashing_with_a_parameter_is_renamed(notes: SourceResult) -> None:
+    created = _tool(notes, "notes.create")
+    assert created.binding is not None
+    assert created.binding["body"] == {
+        "content_type": "application/x-www-form-urlencoded",
+        "properties": {"body_text": "text"},
+    }
+    assert created.input_schema["required"] == ["body_text"]
+
+
+def test_a_non_object_body_is_one_argument(notes: SourceResult) -> None:
+    replaced = _tool(notes, "notes.replaceAll")
+    assert replaced.input_schema["properties"]["body"] == {
+        "type": "array",
+        "items": {"type": "string"},
+    }
+    assert "required" not in replaced.input_schema
+    assert replaced.binding is not None
+    assert replaced.binding["body"] == {"content_type": "application/json", "argument": "body"}
+    assert replaced.binding["response"] == {"wrap": None, "empty": True}
+    assert replaced.output_schema is None
+
+
+def test_a_recursive_31_schema_is_kept_as_local_defs(notes: SourceResult) -> None:
+    listed = _tool(notes, "notes.list")
+    assert listed.output_schema is not None
+    assert listed.output_schema["properties"]["result"]["items"] == {"$ref": "#/$defs/Note"}
+    note = listed.output_schema["$defs"]["Note"]
+    assert note["properties"]["children"]["items"] == {"$ref": "#/$defs/Note"}
+    assert "id" in note["properties"]  # readOnly: in responses
+    Draft202012Validator(listed.output_schema).validate(
+        {"result": [{"id": "1", "text": "a", "due": None, "children": [{"id": "2", "text": "b"}]}]}
+    )
