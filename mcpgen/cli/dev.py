@@ -41,7 +41,7 @@ def dev(
     from mcpgen.cli import err
     from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.commands.call import project_launch
-    from mcpgen.commands.dev import ChangeFeed, ServerProcess, ensure_port_free
+    from mcpgen.commands.dev import ChangeFeed, ServerProcess, ensure_port_free, warm_up_generate
 
     manifest_path = find_project_manifest(directory)
     root = manifest_path.parent
@@ -53,6 +53,7 @@ def dev(
         if manifest is not None:
             project_launch(manifest, root)  # no .venv: said now, before anything runs
         session.feed.start()
+        warm_up_generate()  # while the server starts, which mcpgen only waits for
         if manifest is not None:
             session.serve(manifest, err)
         _announce(port, err)
@@ -120,7 +121,7 @@ class _Loop:
 
         root = self.manifest_path.parent
         while True:
-            changes = self.feed.next_batch(0.5)
+            changes = self.feed.next_batch(0.5, since=self.server.started_at)
             if not changes:
                 continue
             began = time.monotonic()

@@ -47,6 +47,12 @@ class ListedTool:
 
 def project_launch(manifest: Manifest, root: Path, *args: str) -> tuple[Launch, dict[str, str]]:
     """The command that runs the project's server from its own venv, and its environment."""
+    python, env = project_python(root)
+    return Launch(python, ("-m", manifest.package, *args)), env
+
+
+def project_python(root: Path) -> tuple[str, dict[str, str]]:
+    """The project venv's interpreter, and an environment where `src/` comes first."""
     if not gather_facts(root).has_venv:
         raise McpgenError(
             f"no .venv in {root}: create it with `python -m venv .venv` and "
@@ -57,7 +63,7 @@ def project_launch(manifest: Manifest, root: Path, *args: str) -> tuple[Launch, 
     source = str(root / "src")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
     env.pop("PYTHONHOME", None)
-    return Launch(python, ("-m", manifest.package, *args)), env
+    return python, env
 
 
 def parse_arguments(text: str | None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ group, so a Ctrl-C at the terminal reaches both; mcpgen then stops it and waits 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import queue
 import socket
@@ -27,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from mcpgen.commands.call import project_launch
+from mcpgen.commands.call import project_python
 from mcpgen.errors import McpgenError
 from mcpgen.generation.watch import _generated_files
 from mcpgen.manifest.model import Manifest
@@ -69,21 +70,54 @@ class _ExitedEarly(Exception):
     """The server process ended before it listened."""
 
 
+# A server process that has imported the SDK and its web stack (about a second of a start,
+# the project's own code a few milliseconds), then waits for its command line on stdin: run
+# as `python -m PACKAGE ARGS...`. The project is imported only then, so it is never stale.
+_WARM_START = """\
+import json, runpy, sys
+try:
+    for name in (
+        "pydantic", "anyio", "starlette.applications", "uvicorn", "mcp",
+        "mcp.server", "mcp.server.streamable_http_manager", "mcp.shared.exceptions",
+    ):
+        try:
+            __import__(name)
+        except Exception:
+            pass
+    line = sys.stdin.readline()
+    if not line.strip():
+        raise SystemExit(0)
+    argv = json.loads(line)
+    sys.stdin.close()
+    sys.argv = argv
+    runpy.run_module(argv[0], run_name="__main__", alter_sys=True)
+except KeyboardInterrupt:
+    raise SystemExit(130) from None
+"""
+
+
 class ServerProcess:
-    """The project's server over HTTP, one process at a time, started anew on each restart."""
+    """The project's server over HTTP, one process at a time, started anew on each restart.
+
+    The next process is started ahead, and waits with the SDK imported: a restart then costs
+    the project's own imports, not the interpreter's and the SDK's."""
 
     def __init__(self, root: Path, port: int) -> None:
         self.root, self.port = root, port
         self.manifest: Manifest | None = None  # what the running server was generated from
         self.process: subprocess.Popen[bytes] | None = None
+        self.spare: subprocess.Popen[bytes] | None = None
+        self.started_at = 0.0  # time.time() when the running server was told to start
 
     def restart(self, manifest: Manifest) -> None:
         """Serve `manifest`'s project; McpgenError when the server does not come up.
 
-        The new interpreter starts while the running server drains and stops (each takes
-        most of a second), so a restart costs about one start. A new server that found the
-        port still taken is started once more, alone."""
+        The running server drains and stops while the new one imports the project, and the
+        new one is waited for only once the old one has gone (a listener found before that
+        could be the old one). A new server that found the port still taken is started once
+        more, alone."""
         self.manifest = manifest
+        self.started_at = time.time()
         previous, self.process = self.process, self._spawn()
         if previous is not None:
             _stop(previous)
@@ -97,12 +131,30 @@ class ServerProcess:
                 self._wait_listening()
             except _ExitedEarly as again:
                 raise McpgenError(str(again)) from None
+        self.spare = self._warm()
+
+    def _warm(self) -> subprocess.Popen[bytes]:
+        python, env = project_python(self.root)
+        return subprocess.Popen(
+            [python, "-c", _WARM_START], cwd=self.root, env=env, stdin=subprocess.PIPE
+        )
 
     def _spawn(self) -> subprocess.Popen[bytes]:
+        """The spare process told to run the server now (a fresh one when there is none)."""
         assert self.manifest is not None
-        args = ("--transport", "http", "--host", HOST, "--port", str(self.port))
-        launch, env = project_launch(self.manifest, self.root, *args)
-        return subprocess.Popen(launch.argv, cwd=self.root, env=env)
+        process, self.spare = self.spare, None
+        if process is None or process.poll() is not None:
+            process = self._warm()
+        argv = [self.manifest.package, "--transport", "http", "--host", HOST]
+        line = json.dumps([*argv, "--port", str(self.port)]) + "\n"
+        assert process.stdin is not None
+        try:
+            process.stdin.write(line.encode())
+            process.stdin.close()
+        except OSError:  # the spare died meanwhile (its interpreter was removed?): a fresh one
+            _stop(process)
+            return self._spawn()
+        return process
 
     def _wait_listening(self) -> None:
         process = self.process
@@ -119,10 +171,11 @@ class ServerProcess:
         raise McpgenError(f"the server did not listen on port {self.port} in {START_TIMEOUT:g} s")
 
     def stop(self) -> None:
-        """Stop the running server, if any, and reap it."""
-        process, self.process = self.process, None
-        if process is not None:
-            _stop(process)
+        """Stop the running server and the spare, and reap them."""
+        for process in (self.spare, self.process):
+            if process is not None:
+                _stop(process)
+        self.process = self.spare = None
 
     @property
     def pid(self) -> int | None:
@@ -132,6 +185,9 @@ class ServerProcess:
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
     """SIGTERM (the server drains its requests), then SIGKILL after STOP_TIMEOUT; reaped."""
+    if process.stdin is not None and not process.stdin.closed:
+        with contextlib.suppress(OSError):
+            process.stdin.close()  # a spare waiting for its command line ends at once
     if process.poll() is not None:
         return
     process.terminate()
@@ -175,7 +231,8 @@ class ChangeFeed:
 
     def __init__(self, root: Path, manifest: Path) -> None:
         self.root, self.manifest = root, manifest
-        self.changes: queue.Queue[Change] = queue.Queue()
+        # Each change with the file it was seen on (None: the manifest's watch names none).
+        self.changes: queue.Queue[tuple[Change, str | None]] = queue.Queue()
         self.stop_event = threading.Event()
         self.threads: list[threading.Thread] = []
         self.source_filter = SourceFilter(root, _generated_files(root))
@@ -202,7 +259,7 @@ class ChangeFeed:
             if index == 0:
                 ready.set()
             if saved:
-                self.changes.put("manifest")
+                self.changes.put(("manifest", None))
 
     def _watch_tree(self, folders: list[Path], ready: threading.Event) -> None:
         import watchfiles
@@ -225,32 +282,75 @@ class ChangeFeed:
         )
         for batch in events:
             ready.set()
-            kinds = {self.source_filter.classify(path) for _, path in batch}
-            for kind in ("manifest", "source"):
-                if kind in kinds:
-                    self.changes.put(kind)
+            for _, path in batch:
+                kind = self.source_filter.classify(path)
+                if kind is not None:
+                    self.changes.put((kind, path))
 
     def refresh_generated(self) -> None:
         """After a generate: its files are the ones to ignore now."""
         self.source_filter = SourceFilter(self.root, _generated_files(self.root))
 
-    def next_batch(self, timeout: float) -> set[Change]:
-        """The changes seen within `timeout` seconds (empty when none), all queued ones."""
-        try:
-            found = {self.changes.get(timeout=timeout)}
-        except queue.Empty:
-            return set()
-        while True:
+    def next_batch(self, timeout: float, since: float = 0.0) -> set[Change]:
+        """The changes seen within `timeout` seconds (empty when none), all queued ones.
+
+        A file last written before `since` (a time.time()) is one the running server already
+        read when it started: the change it reports is spent (the handler stub, say, that
+        the generate before that start wrote)."""
+        deadline = time.monotonic() + timeout
+        found: set[Change] = set()
+        while not found:
+            left = deadline - time.monotonic()
             try:
-                found.add(self.changes.get_nowait())
+                first = self.changes.get(timeout=left) if left > 0 else self.changes.get_nowait()
             except queue.Empty:
                 return found
+            pending = [first]
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    pending.append(self.changes.get_nowait())
+            found = {kind for kind, path in pending if not _seen_before(path, since)}
+        return found
 
     def stop(self) -> None:
         """Stop every watcher and wait for its thread."""
         self.stop_event.set()
         for thread in self.threads:
             thread.join(2.0)
+
+
+# What a generate that renders imports, and one answered from the run record does not: read
+# ahead in the background, so the first save of the manifest regenerates as fast as the next.
+_GENERATE_MODULES = (
+    "mcpgen.manifest.validate",
+    "mcpgen.generation.engine",
+    "mcpgen.models.codegen",
+    "mcpgen.render.plan",
+    "mcpgen.write.apply",
+)
+
+
+def warm_up_generate() -> threading.Thread:
+    """Import what a full generate needs, in a background thread."""
+    import importlib
+
+    def load() -> None:
+        for name in _GENERATE_MODULES:
+            with contextlib.suppress(ImportError):
+                importlib.import_module(name)
+
+    thread = threading.Thread(target=load, name="mcpgen-dev-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
+def _seen_before(path: str | None, since: float) -> bool:
+    if path is None:
+        return False
+    try:
+        return os.stat(path).st_mtime < since
+    except OSError:  # removed: a change the server has not seen
+        return False
 
 
 def describe(changes: Iterable[Change]) -> str:

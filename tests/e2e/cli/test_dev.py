@@ -3,6 +3,7 @@ broken manifest, and goes with mcpgen on Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -88,19 +89,31 @@ def call_until(url: str, tool: str, arguments: dict[str, Any], expected: Any) ->
     raise AssertionError(f"{tool} answered {last!r}, never {expected!r}")
 
 
-def servers_on(port: int) -> list[int]:
-    """Process ids whose command line serves the demo on `port` (the process table)."""
-    found = []
+def descendants(pid: int) -> set[int]:
+    """The processes `pid` started, and theirs (the process table in /proc)."""
+    parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"devdemo" in argv and str(port).encode() in argv and b"--transport" in argv:
-            found.append(int(entry.name))
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
     return found
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie does not: it has exited, only its status is left)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 @pytest.fixture
@@ -119,11 +132,13 @@ def dev(tmp_path: Path, project_venv: ProjectVenv) -> Iterator[tuple[Path, str, 
         output.wait_for(r"^Watching ")
         yield root, f"http://127.0.0.1:{port}/mcp", (process, output, port)
     finally:
+        left = descendants(process.pid)
         if process.poll() is None:
             process.kill()
             process.wait()
-        for pid in servers_on(port):
-            os.kill(pid, signal.SIGKILL)
+        for pid in left:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads the process table in /proc")
@@ -141,7 +156,9 @@ def test_edits_a_broken_save_and_ctrl_c(dev: tuple[Path, str, Any]) -> None:
     answered = call_until(url, "greet", {"name": "Ada"}, "hi Ada")
     latency = answered - edited
     print(f"restart latency, handler edit → new answer: {latency:.2f} s")
-    assert latency < 2.0, output.text
+    # 0.2 to 1 s on an idle machine (the next server waits with the SDK imported); the
+    # bound leaves room for a CI machine running other tests at the same time.
+    assert latency < 4.0, output.text
 
     # A broken manifest: the located error is printed, the last good server answers.
     mark = len(output.lines)
@@ -162,13 +179,14 @@ def test_edits_a_broken_save_and_ctrl_c(dev: tuple[Path, str, Any]) -> None:
     )
     answered = call_until(url, "shout", {}, stub)
     print(f"restart latency, manifest save → new tool answers: {answered - saved:.2f} s")
-    assert answered - saved < 5.0, output.text
+    assert answered - saved < 6.0, output.text
 
-    # Ctrl-C: exit 0, and no server left behind.
-    assert servers_on(port)
+    # Ctrl-C: exit 0, and no process it started left behind (the server, the spare).
+    started = descendants(process.pid)
+    assert len(started) >= 2, started
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=15) == 0, output.text
-    assert servers_on(port) == []
+    assert [pid for pid in started if alive(pid)] == []
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))  # nothing listens there any more
