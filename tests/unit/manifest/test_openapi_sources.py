@@ -177,5 +177,5 @@ def test_imported_names_too_long_for_hosts_get_one_warning_per_host(project: Pat
     manifest, diagnostics = _check(project, text)
     assert manifest is not None
     found = [d for d in diagnostics if "too long" in d.message]
-    assert {d.message.split(":")[0] for d in found} == {"claude-code", "cursor"}
+    assert {d.message.split(":")[0] for d in found} == {"all hosts", "claude-code", "cursor"}
     assert all(long_name in d.message and d.path == "openapi[0].spec" for d in found)
