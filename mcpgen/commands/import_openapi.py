@@ -179,6 +179,7 @@ def add_to_project(manifest_path: Path, spec: ReadSpec, options: ImportOptions) 
     root = manifest_path.parent
     inside = _inside(root, spec.path)
     path = inside or project_spec_path(spec)
+    _refuse_a_second_import(manifest_path, spec.key, path)
     target = root / path
     copied = False
     if inside is None:
@@ -201,6 +202,27 @@ def add_to_project(manifest_path: Path, spec: ReadSpec, options: ImportOptions) 
                 target.parent.rmdir()  # only when the import made it and it is empty
         raise
     return ImportedSource(manifest_path, path, spec.key, copied)
+
+
+def _refuse_a_second_import(manifest_path: Path, key: str, path: str) -> None:
+    """An API already imported is edited in the manifest, not imported again."""
+    from mcpgen.manifest.load import load_yaml
+
+    try:
+        text = manifest_path.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return  # the edit reports it
+    data = load_yaml(text, display_name(manifest_path)).data
+    sources = data.get("openapi") if isinstance(data, dict) else None
+    for index, entry in enumerate(sources if isinstance(sources, list) else []):
+        if not isinstance(entry, dict):
+            continue
+        if entry.get("spec") == path or entry.get("name") == key:
+            raise McpgenError(
+                f"{display_name(manifest_path)} already imports {entry.get('spec')} as "
+                f"openapi[{index}]; change what it imports there (include:, tags:, exclude:), "
+                "or pass --name to import another copy under another name"
+            )
 
 
 def _inside(root: Path, spec: Path) -> str | None:

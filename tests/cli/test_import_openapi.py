@@ -155,3 +155,26 @@ def test_validate_points_into_the_spec(imported: Path) -> None:
     shutil.rmtree(imported / "openapi")
     missing = run_cli("validate", str(imported / "mcpgen.yaml"))
     assert missing.returncode == 1 and "does not exist" in missing.stderr + missing.stdout
+
+
+def test_importing_the_same_api_twice_is_refused(imported: Path) -> None:
+    before = (imported / "mcpgen.yaml").read_bytes()
+    done = run_cli("import", "openapi", str(SPEC), "--dir", str(imported))
+    assert done.returncode == 1 and "already imports openapi/pets.yaml" in done.stderr
+    assert (imported / "mcpgen.yaml").read_bytes() == before
+
+
+def test_a_custom_handler_replaces_the_call_and_is_kept(imported: Path) -> None:
+    manifest = imported / "mcpgen.yaml"
+    manifest.write_text(manifest.read_text() + "      deletePet: {handler: custom}\n")
+    done = run_cli("generate", str(imported))
+    assert done.returncode == 0, done.stderr
+    handler = imported / "src" / "pet" / "handlers" / "delete_pet.py"
+    assert handler.is_file()
+    handler.write_text(handler.read_text() + "\n# mine\n")
+    spec = imported / "openapi" / "pets.yaml"
+    spec.write_text(spec.read_text().replace("summary: List pets", "summary: All the pets"))
+    again = run_cli("generate", str(imported))
+    assert again.returncode == 0, again.stderr
+    assert handler.read_text().endswith("\n# mine\n")
+    assert "All the pets" in (imported / "TOOLS.md").read_text()
