@@ -46,7 +46,9 @@ def dev(
     manifest_path = find_project_manifest(directory)
     root = manifest_path.parent
     ensure_port_free(port)
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    # Ctrl-C and SIGTERM both stop the session, even when the shell that started mcpgen in
+    # the background had Ctrl-C ignored (which Python would otherwise keep).
+    previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     session = _Loop(ChangeFeed(root, manifest_path), ServerProcess(root, port), manifest_path)
     try:
         manifest = _generate(root, manifest_path, err)
@@ -63,12 +65,13 @@ def dev(
     finally:
         session.feed.stop()
         session.server.stop()
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     err.print("Stopped the server and the watch.")
 
 
 def _interrupt(_signum: int, _frame: FrameType | None) -> None:
-    """SIGTERM ends `mcpgen dev` as Ctrl-C does: the server is stopped, not orphaned."""
+    """SIGINT and SIGTERM end `mcpgen dev`: the server is stopped, not orphaned."""
     raise KeyboardInterrupt
 
 
