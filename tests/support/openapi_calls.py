@@ -8,6 +8,7 @@ The figures per spec (tools, calls, 2xx, isError, valid output) are kept for the
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,14 +33,25 @@ class CallRecord:
     is_error: bool = False
     output_problem: str = ""  # why the result does not match the outputSchema; empty if it does
     text: str = ""  # the start of the result's text content
+    since: int = 0  # where prism's log stood when the call was made
 
     @property
     def upstream_2xx(self) -> bool:
         return len(self.exchanges) == 1 and self.exchanges[0].ok
 
     @property
+    def mock_fault(self) -> bool:
+        """Prism could not draw a valid answer from the spec for a valid request."""
+        return len(self.exchanges) == 1 and self.exchanges[0].mock_fault
+
+    @property
     def passed(self) -> bool:
         return self.upstream_2xx and not self.is_error and not self.output_problem
+
+    @property
+    def judged(self) -> bool:
+        """The call counts for or against the server (prism's own faults do not)."""
+        return not self.mock_fault
 
     def describe(self) -> str:
         upstream = "; ".join(e.describe() for e in self.exchanges) or "no request reached prism"
@@ -72,10 +84,15 @@ class SpecFigures:
             "isError": sum(r.is_error for r in self.records),
             "valid output": sum(not r.is_error and not r.output_problem for r in self.records),
             "passed": sum(r.passed for r in self.records),
+            "mock faults": sum(r.mock_fault for r in self.records),
         }
 
     def failures(self) -> list[str]:
-        return [r.describe() for r in self.records if not r.passed]
+        """The calls that failed for a reason of the server's (or the import's)."""
+        return [r.describe() for r in self.records if r.judged and not r.passed]
+
+    def mock_faults(self) -> list[str]:
+        return [r.describe() for r in self.records if r.mock_fault]
 
 
 def _text(result: CallToolResult) -> str:
@@ -97,8 +114,7 @@ def _own_check(schema: dict[str, Any] | None, result: CallToolResult) -> str:
 async def _call(
     session: ClientSession, tool: Any, mock: PrismMock, arguments: dict[str, Any]
 ) -> CallRecord:
-    record = CallRecord(tool.name, arguments)
-    since = mock.mark()
+    record = CallRecord(tool.name, arguments, since=mock.mark())
     try:
         result = await session.call_tool(tool.name, arguments, read_timeout_seconds=60)
     except RuntimeError as refused:  # the SDK client's own outputSchema check
@@ -109,8 +125,17 @@ async def _call(
         record.text = _text(result)
         if not record.is_error:
             record.output_problem = _own_check(tool.output_schema, result)
-    record.exchanges = mock.settled(since)
+    mock.settled(record.since)  # its answer is logged before the next call starts
     return record
+
+
+def _judge(records: list[CallRecord], mock: PrismMock) -> None:
+    """Each call's requests: what prism logged between its start and the next call's (read
+    once all are done, as prism logs a refused answer a moment after the status line)."""
+    mock.settled(records[-1].since if records else 0)
+    ends = [r.since for r in records[1:]] + [None]
+    for record, until in zip(records, ends, strict=True):
+        record.exchanges = mock.exchanges(record.since, until)
 
 
 async def call_every_tool(
@@ -128,6 +153,9 @@ async def call_every_tool(
                         arguments = valid_instance(tool.input_schema)
                     except NoInstance as none:
                         figures.records.append(CallRecord(tool.name, None, text=str(none)))
+                        figures.records[-1].since = mock.mark()
                         continue
                     figures.records.append(await _call(session, tool, mock, arguments))
+    time.sleep(0.3)  # the last call's late log lines
+    _judge([r for r in figures.records if r.arguments is not None], mock)
     return figures

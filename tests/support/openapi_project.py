@@ -68,4 +68,5 @@ def record_figures(figures: SpecFigures) -> None:
     print("\nopenapi figures: " + json.dumps(row))
     if target := os.environ.get(FIGURES_ENV):
         with open(target, "a", encoding="utf-8") as sink:
-            sink.write(json.dumps({**row, "failures": figures.failures()}) + "\n")
+            record = {**row, "failures": figures.failures(), "mock_faults": figures.mock_faults()}
+            sink.write(json.dumps(record) + "\n")

@@ -8,6 +8,7 @@ Deterministic, so a failing call reproduces with the same arguments.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
@@ -122,13 +123,24 @@ def _given(schema: JSON) -> tuple[bool, JSON]:
     return False, None
 
 
+def _merged(outer: JSON, branch: JSON) -> JSON:
+    """A branch of a oneOf/anyOf with the keywords beside it (`{required: [state]}` next to
+    the object's properties is an object with a required `state`)."""
+    merged = {**outer, **branch}
+    merged["properties"] = {**outer.get("properties", {}), **branch.get("properties", {})}
+    required = [*outer.get("required", []), *branch.get("required", [])]
+    merged["required"] = list(dict.fromkeys(required))
+    return merged
+
+
 def _combined(schema: JSON, root: JSON, depth: int) -> tuple[bool, JSON]:
     """An instance of the first non-null branch of oneOf/anyOf, or of every allOf part."""
     for key in ("oneOf", "anyOf"):
         options = [_resolve(o, root) for o in schema.get(key, [])]
         options = [o for o in options if o.get("type") != "null"]
         if options:
-            return True, build(options[0], root, depth + 1)
+            rest = {k: v for k, v in schema.items() if k != key}
+            return True, build(_merged(rest, options[0]), root, depth + 1)
     if not schema.get("allOf"):
         return False, None
     merged: dict[str, JSON] = {}
@@ -181,7 +193,28 @@ def valid_instance(schema: JSON) -> JSON:
     guess = build(schema)
     if validator.is_valid(guess):
         return guess
+    if isinstance(guess, dict):
+        guess = _repaired(schema, guess)
+        if validator.is_valid(guess):
+            return guess
     return _searched(schema, validator)
+
+
+def _repaired(schema: JSON, guess: dict[str, JSON]) -> dict[str, JSON]:
+    """The guess with each property the schema rejects searched for on its own, so one hard
+    property does not hand the whole object (path parameters included) to the search."""
+    definitions = {k: schema[k] for k in ("$defs", "definitions") if k in schema}
+    repaired = dict(guess)
+    for name, value in guess.items():
+        part = schema.get("properties", {}).get(name)
+        if not isinstance(part, dict):
+            continue
+        alone = {**part, **definitions}
+        checker = Draft202012Validator(alone)
+        if not checker.is_valid(value):
+            with contextlib.suppress(NoInstance):
+                repaired[name] = _searched(alone, checker)
+    return repaired
 
 
 def _searched(schema: JSON, validator: Draft202012Validator) -> JSON:

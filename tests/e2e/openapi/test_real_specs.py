@@ -1,5 +1,5 @@
-"""Real published OpenAPI documents (GitHub 3.0.3, Stripe 3.0.0, Train Travel 3.1.0, ReadMe
-3.1.0; see tests/support/openapi_specs.py) imported by `mcpgen import openapi`, installed into
+"""Real published OpenAPI documents (GitHub 3.0.3, Asana 3.0.0, DigitalOcean 3.0.0, Train
+Travel 3.1.0, ReadMe 3.1.0; see tests/support/openapi_specs.py) imported by `mcpgen import openapi`, installed into
 a real venv and served over stdio; every imported tool is called with valid arguments built
 from its input schema, against `prism mock --errors` serving the same document.
 
