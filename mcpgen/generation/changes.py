@@ -188,8 +188,12 @@ def summarise(
     kept = {record.name for record in continued.values()}
     removed = tuple(name for name in sorted(previous.tools) if name not in kept)
     hints = _rename_hints(previous, manifest, removed, added)
+    # A tool now bound to an HTTP API has no handler: its stubs go as a removed tool's do.
+    tools = {t.name: t for t in manifest.tools}
+    unhandled = tuple(r.name for n, r in continued.items() if tools[n].binding is not None)
+    leaving = (*removed, *unhandled)
     stubs = (
-        retired_stubs(root, previous, removed, plan, manifest.package) if root is not None else ()
+        retired_stubs(root, previous, leaving, plan, manifest.package) if root is not None else ()
     )
     return ChangeSummary(
         False, added, removed, tuple(renames), tuple(changed), hints, catalog, stubs

@@ -1,6 +1,8 @@
 """A removed tool's stubs: its handler and user test, while they still hold only bytes
 mcpgen wrote there, go with the tool (they import its models, so left behind they would fail
 the project's tests and type check); a file with any byte of the user's stays, reported.
+So do the stubs of a tool that is now bound to an HTTP API (an imported operation whose
+`handler: custom` was taken away): the runtime calls the API, and no handler is planned.
 
 "What mcpgen wrote" is either the stub a run created (its sha256 is on record in the state
 file) or the example handler and test `mcpgen new` scaffolds, rendered again to compare.
@@ -36,8 +38,8 @@ class RetiredStub:
 def retired_stubs(
     root: Path, previous: State, removed: Iterable[str], plan: RenderPlan, package: str
 ) -> tuple[RetiredStub, ...]:
-    """The removed tools' handler and test files that still hold exactly a stub mcpgen
-    wrote, and that no planned file takes over."""
+    """The handler and test files of the `removed` tools (gone, or now without a handler)
+    that still hold exactly a stub mcpgen wrote, and that no planned file takes over."""
     planned = {f.path for f in plan.files}
     found = []
     for name in removed:

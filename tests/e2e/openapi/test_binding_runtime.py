@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -431,3 +432,21 @@ def test_a_slow_drip_or_a_huge_answer_ends_the_call_and_not_the_server(
     assert drip.is_error and text_of(drip) == "GET /drip failed: no answer within 1 s"
     assert huge.is_error and "the answer is larger than 16777216 bytes" in text_of(huge)
     assert not after.is_error and after.structured_content == {"result": ["a", "b"]}
+
+
+def test_a_handler_given_then_taken_back_goes_while_unedited(project: Path, tmp_path: Path) -> None:
+    root = tmp_path / "demo"
+    shutil.copytree(project, root)
+    bound = (root / "mcpgen.yaml").read_text(encoding="utf-8")
+    custom = bound.replace(
+        "    retries: 2\n", "    retries: 2\n    overrides:\n      getItem: {handler: custom}\n", 1
+    )
+    (root / "mcpgen.yaml").write_text(custom, encoding="utf-8")
+    run_mcpgen("generate", cwd=root)
+    handler = root / "src/demo/handlers/get_item.py"
+    assert handler.is_file() and (root / "tests/test_get_item.py").is_file()
+    assert "demo.handlers.get_item" in (root / "src/demo/_generated/tools.py").read_text()
+    (root / "mcpgen.yaml").write_text(bound, encoding="utf-8")
+    run_mcpgen("generate", cwd=root)
+    assert not handler.exists() and not (root / "tests/test_get_item.py").exists()
+    assert "demo.handlers.get_item" not in (root / "src/demo/_generated/tools.py").read_text()
