@@ -108,10 +108,10 @@ class Answers:
             value = None
         if value is None:
             return CallToolResult(content=[TextContent(type="text", text=received.text())])
-        if binding.output_validation == "warn":
-            self._warn_if_mismatched(value)
         if binding.wrap is not None:
             value = {binding.wrap: value}
+        if binding.output_validation == "warn":
+            self._warn_if_mismatched(value)  # the response schema is the result's, wrapped
         if binding.output_validation == "strict":
             return value
         structured = value if isinstance(value, dict) else None

@@ -148,6 +148,7 @@ class Binding:
     wrap: str | None = None  # a non-object 2xx JSON answer is returned as {wrap: value}
     empty: bool = False  # the success answer has no body
     output_validation: Validation = "strict"
+    # The structured result's schema (wrapped like the result), checked when `warn`.
     response_schema: Mapping[str, Any] | None = None
 
     @classmethod

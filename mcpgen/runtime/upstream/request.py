@@ -58,7 +58,10 @@ def build_request(binding: Binding, arguments: Mapping[str, Any], boundary: str 
                 raise RequestError(f"the path parameter {parameter.name!r} has no value")
             continue
         if parameter.location == "path":
-            path = path.replace("{" + parameter.name + "}", path_value(parameter, value))
+            segment = path_value(parameter, value)
+            if not segment:  # `/repos//x` would name another resource, or none
+                raise RequestError(f"the path parameter {parameter.name!r} is empty")
+            path = path.replace("{" + parameter.name + "}", segment)
         elif parameter.location == "query":
             query.extend(query_pairs(parameter, value))
         elif parameter.location == "header":

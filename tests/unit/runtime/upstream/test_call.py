@@ -227,6 +227,25 @@ async def test_warn_logs_a_mismatch_once_and_returns_the_answer(
 
 
 @pytest.mark.anyio
+async def test_warn_checks_the_wrapped_result(caplog: pytest.LogCaptureFixture) -> None:
+    wrapped = {"type": "object", "properties": {"result": {"type": "array"}}}
+    binding = get_item(
+        output_validation="warn", response_schema=wrapped, response={"wrap": "result"}
+    )
+    result = await Recorder(json_answer(200, [1])).call(binding, {"id": 1})
+    assert result.structured_content == {"result": [1]}
+    assert not [r for r in caplog.records if "response schema" in r.getMessage()]
+
+
+@pytest.mark.anyio
+async def test_an_empty_path_value_is_refused_before_any_request() -> None:
+    upstream = Recorder(json_answer(200, {}))
+    result = await upstream.call(get_item(), {"id": ""})
+    assert upstream.requests == []
+    assert text_of(result) == "GET /items/{id}: the path parameter 'id' is empty"
+
+
+@pytest.mark.anyio
 async def test_off_returns_the_answer_unchecked(caplog: pytest.LogCaptureFixture) -> None:
     binding = get_item(output_validation="off", response_schema=SCHEMA)
     result = await Recorder(json_answer(200, ["x"])).call(binding, {"id": 1})

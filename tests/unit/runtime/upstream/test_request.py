@@ -45,6 +45,12 @@ def test_a_path_value_may_not_be_missing() -> None:
         build_request(binding("/repos/{owner}", param("owner", "path")), {})
 
 
+@pytest.mark.parametrize("empty", ["", [], {}])
+def test_a_path_value_may_not_be_empty(empty: object) -> None:
+    with pytest.raises(RequestError, match="'owner' is empty"):
+        build_request(binding("/repos/{owner}/x", param("owner", "path")), {"owner": empty})
+
+
 @pytest.mark.parametrize(
     ("style", "explode", "value", "expanded"),
     [
