@@ -79,13 +79,25 @@ def failure(binding: Binding, received: Received, redactor: Redactor, note: str 
     return redactor.text(f"{message}: {body}" if body else message)
 
 
+def not_json(binding: Binding, received: Received) -> str:
+    """The error text of a success that is not the JSON the tool's output schema describes."""
+    what = received.content_type or "no content type"
+    body = f": {excerpt(received.text())}" if received.body.strip() else " and no content"
+    return (
+        f"{binding.method} {binding.path}: the API answered HTTP {received.status} with "
+        f"{what}{body}, where the tool's output schema describes a JSON result"
+    )
+
+
 class Answers:
     """Turns one tool's upstream answers into its results; logs an answer that breaks the
-    response schema once (output_validation `warn`)."""
+    response schema once (output_validation `warn`). `structured`: the tool publishes an
+    output schema, so a success must be JSON."""
 
-    def __init__(self, tool: str, binding: Binding) -> None:
+    def __init__(self, tool: str, binding: Binding, structured: bool = False) -> None:
         self._tool = tool
         self._binding = binding
+        self._structured = structured
         self._check: SchemaCheck | None = None
         self._warned = False
 
@@ -100,12 +112,21 @@ class Answers:
                 f"{binding.method} {binding.path}: the answer is larger than "
                 f"{len(received.body)} bytes, the most a call reads"
             )
-        if not received.body.strip():
-            return no_content(received)
+        return self._success(received, redactor)
+
+    def _success(self, received: Received, redactor: Redactor) -> Any:
+        binding = self._binding
+        empty = not received.body.strip()
         try:
-            value = json.loads(received.body) if is_json(received.content_type) else None
+            value = (
+                None if empty or not is_json(received.content_type) else json.loads(received.body)
+            )
         except ValueError:
             value = None
+        if value is None and self._structured:
+            return error_result(redactor.text(not_json(binding, received)))
+        if empty:
+            return no_content(received)
         if value is None:
             return CallToolResult(content=[TextContent(type="text", text=received.text())])
         if binding.wrap is not None:

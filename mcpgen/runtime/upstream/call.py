@@ -50,9 +50,10 @@ class Upstream:
     source: ApiSource
     binding: Binding
     clock: Clock = field(default_factory=Clock)
+    structured: bool = False  # the tool publishes an output schema
 
     def __post_init__(self) -> None:
-        self.answers = Answers(self.tool, self.binding)
+        self.answers = Answers(self.tool, self.binding, self.structured)
 
     def base_url(self, environ: Mapping[str, str]) -> str:
         """The source's base URL, or the one its `base_url_env` variable names."""

@@ -44,11 +44,13 @@ def caller_authorization(context: Context) -> str | None:
 
 
 def tool_handler(
-    name: str, source: Mapping[str, Any], binding: Mapping[str, Any]
+    name: str, source: Mapping[str, Any], binding: Mapping[str, Any], *, structured: bool = False
 ) -> Callable[..., Awaitable[Any]]:
     """The handler of tool `name`, bound to `binding` on the API `source` (the plain dicts
-    of `_generated/apis.py`)."""
-    upstream = Upstream(name, ApiSource.from_plain(source), Binding.from_plain(binding))
+    of `_generated/apis.py`); `structured` when the tool publishes an output schema."""
+    upstream = Upstream(
+        name, ApiSource.from_plain(source), Binding.from_plain(binding), structured=structured
+    )
     auth = upstream.source.auth
     if auth is not None and auth.kind == "passthrough":
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from collections.abc import Callable
@@ -198,6 +199,28 @@ async def test_a_huge_answer_is_read_up_to_the_limit(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(call_module, "MAX_RESPONSE_BYTES", 1000)
     result = await Recorder(httpx2.Response(200, content=b"[" * 5000)).call(get_item(), {"id": 1})
     assert result.is_error and "larger than 1000 bytes" in text_of(result)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (httpx2.Response(200, text="<html>"), "text/plain; charset=utf-8: <html>"),
+        (httpx2.Response(204), "no content type and no content"),
+        (httpx2.Response(200, content=b"{x", headers={"content-type": "application/json"}),
+         "application/json: {x"),
+    ],
+)  # fmt: skip
+@pytest.mark.anyio
+async def test_a_tool_with_an_output_schema_needs_json(answer: httpx2.Response, said: str) -> None:
+    recorder = Recorder(answer)
+    upstream = dataclasses.replace(recorder.upstream(get_item()), structured=True)
+    async with recorder.client() as client:
+        result = await upstream.call(client, {"id": 1}, ENV)
+    assert result.is_error
+    assert text_of(result) == (
+        f"GET /items/{{id}}: the API answered HTTP {answer.status_code} with {said}, "
+        "where the tool's output schema describes a JSON result"
+    )
 
 
 @pytest.mark.anyio

@@ -59,7 +59,8 @@ def test_a_bound_tool_is_loaded_from_its_binding_and_has_no_handler() -> None:
     assert "tests/test_get_forecast.py" not in files
     assert "src/weather/handlers/get_alerts.py" in files  # the other tool keeps its handler
     tools = content(plan, "src/weather/_generated/tools.py")
-    assert "tool_handler('get_forecast', source, binding)" in tools.replace('"', "'")
+    call = "tool_handler('get_forecast', source, binding, structured=True)"
+    assert call in tools.replace('"', "'")  # its output schema asks for a JSON answer
     assert "weather.handlers.get_forecast" not in tools
     apis = content(plan, "src/weather/_generated/apis.py")
     assert "'FORECASTS_BASE_URL'" in apis.replace('"', "'") and "/forecast/{city}" in apis
