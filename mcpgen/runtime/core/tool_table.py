@@ -38,6 +38,7 @@ class LazyTool:
     timeout: float | None = None
     confirm: bool = False
     scopes: tuple[str, ...] = ()
+    renamed_from: tuple[str, ...] = ()  # former names, still answered (unlisted)
 
     @property
     def name(self) -> str:

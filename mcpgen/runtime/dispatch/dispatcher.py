@@ -84,6 +84,8 @@ class ToolEntry(Protocol):
     @property
     def scopes(self) -> tuple[str, ...]: ...
     @property
+    def renamed_from(self) -> tuple[str, ...]: ...
+    @property
     def name(self) -> str: ...
     def load(self) -> ToolCode: ...
 
@@ -100,6 +102,7 @@ class ToolSpec(Generic[ModelT]):
     timeout: float | None = None
     confirm: bool = False  # ask the user through elicitation before each call
     scopes: tuple[str, ...] = ()  # OAuth scopes a call needs (HTTP, OAuth mode)
+    renamed_from: tuple[str, ...] = ()  # former names, still answered (unlisted)
 
     @property
     def name(self) -> str:
@@ -356,19 +359,44 @@ class Dispatcher:
         self.policy = policy or CallPolicy()
         self.log_levels = LogLevels()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
+        # A renamed tool answers its former names too, unlisted, so clients built before the
+        # rename keep working (`renamed_from`); each former name in use is logged once.
+        self._former = {
+            former: spec.name
+            for spec in tools
+            for former in spec.renamed_from
+            if former not in self._tools
+        }
+        self._former_seen: set[str] = set()
         # tools/list answers with these very objects. A table's definitions are plain JSON
         # already (dict literals), so they are published as they are: a copy of each would
         # hold a second tool table in memory for the server's life (MBs at 200 tools).
         self._published: list[Any] = [as_plain_json(spec.definition) for spec in tools]
 
-    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+    def _find(self, name: str) -> CompiledTool | None:
+        """The tool called `name`, or the one that was called so before its rename."""
         tool = self._tools.get(name)
+        if tool is None and name in self._former:
+            current = self._former[name]
+            if name not in self._former_seen:
+                self._former_seen.add(name)
+                logger.warning(
+                    "deprecated tool name %r called: it is %r now (answered under both; "
+                    "update the client)",
+                    name,
+                    current,
+                )
+            tool = self._tools[current]
+        return tool
+
+    def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        tool = self._find(name)
         return None if tool is None else tool.spec.definition["inputSchema"]
 
     def context_free(self, name: str) -> bool:
         """True for a known tool whose calls need nothing of the request but its arguments:
         no `Context` for the handler, no confirmation to ask for."""
-        tool = self._tools.get(name)
+        tool = self._find(name)
         return tool is not None and not tool.wants_context and not tool.spec.confirm
 
     @property
@@ -407,7 +435,7 @@ class Dispatcher:
         return await self.call(params.name, params.arguments or {}, context)
 
     def _tool(self, name: str) -> CompiledTool:
-        tool = self._tools.get(name)
+        tool = self._find(name)
         if tool is None:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
         return tool

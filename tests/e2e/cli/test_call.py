@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 
 from tests.support.dev_project import dev_project
@@ -55,3 +57,44 @@ def test_errors_exit_1_with_the_message_on_stderr(
     assert done.returncode == 1
     assert done.stdout == ""
     assert message in done.stderr
+
+
+def test_a_renamed_tool_answers_its_former_name_unlisted(
+    tmp_path: Path, project_venv: ProjectVenv
+) -> None:
+    """Over real stdio: `renamed_from` keeps old clients working, with one deprecation line
+    in the server's log however often they call."""
+    from mcp import Client, StdioServerParameters, stdio_client
+
+    from mcpgen.commands.call import project_python
+
+    root = dev_project(tmp_path / "devdemo", project_venv)
+    manifest = root / "mcpgen.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    renamed = text.replace("  - name: greet\n", "  - name: say_hello\n    renamed_from: greet\n")
+    manifest.write_text(renamed, encoding="utf-8")
+    run_mcpgen("generate", str(root))
+    python, env = project_python(root)
+    params = StdioServerParameters(command=python, args=["-m", "devdemo"], env=env)
+
+    async def session(errlog: Any) -> tuple[list[str], list[Any]]:
+        async with Client(stdio_client(params, errlog=errlog)) as client:
+            listed = [t.name for t in (await client.list_tools()).tools]
+            answers = [
+                await client.call_tool("greet", {"name": "Ada"}),
+                await client.call_tool("greet", {"name": "Bob"}),
+                await client.call_tool("say_hello", {"name": "Cy"}),
+                await client.call_tool("greet", {"name": 5}),
+            ]
+        return listed, answers
+
+    log = tmp_path / "server.log"
+    with log.open("w", encoding="utf-8") as errlog:
+        listed, answers = anyio.run(session, errlog)
+    assert listed == ["echo", "say_hello", "fail"]
+    texts = [answer.content[0].text for answer in answers]
+    assert texts[:3] == ["hello Ada", "hello Bob", "hello Cy"]
+    assert answers[3].is_error and "Invalid arguments for tool" in texts[3]
+    deprecations = [x for x in log.read_text().splitlines() if "deprecated tool name" in x]
+    assert len(deprecations) == 1, log.read_text()
+    assert "'greet' called: it is 'say_hello' now" in deprecations[0]
