@@ -23,6 +23,7 @@ from mcpgen.manifest.validate import to_diagnostics
 
 if TYPE_CHECKING:  # `mcpgen.openapi` loads with the first source only
     from mcpgen.openapi.source import ImportedTool
+    from mcpgen.openapi.spec_file import SpecDocument
 
 # What the tools/list answer of a catalog may weigh before hosts and models struggle: hosts
 # send every tool's definition with every request, and 400 kB is about 100,000 tokens.
@@ -101,6 +102,8 @@ def expand_sources(
         imported.env += _env_vars(source)
         imported.tools += result.tools
         tool_source += [index] * len(result.tools)
+        if result.document is not None:
+            diagnostics += _schema_diagnostics(result.tools, result.document)
     findings += _name_findings(data, imported.tools, tool_source)
     findings += _size_findings(data, imported.tools, tool_source)
     findings += _host_name_findings(data, imported.tools, tool_source)
@@ -176,7 +179,11 @@ def _name_findings(
     for tool, index in zip(tools, tool_source, strict=True):
         origin = f"openapi[{index}] operation '{tool.operation}'"
         fix = f"rename it with `overrides: {{{json.dumps(tool.operation)}: {{name: ...}}}}`"
-        stem = names.class_name(tool.python_name or names.python_identifier(tool.name))
+        python = tool.python_name or names.python_identifier(tool.name)
+        stem = names.class_name(python)
+        if not names.is_identifier(python) or python in names.RESERVED_IDENTIFIERS:
+            where = ("openapi", index, "overrides", tool.operation, "python_name")
+            findings.append(Finding(where, f"python_name '{python}' is a Python keyword or taken"))
         if tool.name in taken:
             message = f"tool '{tool.name}' from {origin} has the name of {taken[tool.name]}; {fix}"
             findings.append(Finding(_where(tool, index), message))
@@ -212,7 +219,7 @@ def _size_findings(
     if over:
         message = f"{count} tools, more than hosts use at once ({', '.join(over)}); {advice}"
         findings.append(Finding(where, message, "warning"))
-    size = sum(len(json.dumps(_wire(t), separators=(",", ":"))) for t in tools)
+    size = sum(len(json.dumps(as_tool(t).wire(), separators=(",", ":"))) for t in tools)
     size += sum(len(json.dumps(t, separators=(",", ":"))) for t in written)
     if size > TOOLS_LIST_BYTES:
         message = (
@@ -248,14 +255,28 @@ def _host_name_findings(
     return findings
 
 
-def _wire(tool: ImportedTool) -> dict[str, Any]:
-    entry: dict[str, Any] = {"name": tool.name, "inputSchema": tool.input_schema}
-    for key, value in (
-        ("title", tool.title),
-        ("description", tool.description),
-        ("outputSchema", tool.output_schema),
-        ("annotations", tool.annotations),
-    ):
-        if value is not None:
-            entry[key] = value
-    return entry
+MAX_SCHEMA_WARNINGS = 10  # per source: a big spec's repeated quirk is said a few times
+
+
+def _schema_diagnostics(tools: list[ImportedTool], document: SpecDocument) -> list[Diagnostic]:
+    """The checks every tool schema gets (metaschema, MCP's top level, regexes), located at
+    the operation in the spec: the schema was assembled from several places of it."""
+    from mcpgen.manifest.sourcemap import format_path
+    from mcpgen.manifest.tool_schema import check_tool_schema
+
+    found: list[Diagnostic] = []
+    warnings = 0
+    for tool in tools:
+        for role, schema in (("input", tool.input_schema), ("output", tool.output_schema)):
+            for finding in check_tool_schema(schema, role) if schema is not None else ():
+                if finding.level == "warning":
+                    warnings += 1
+                    if warnings > MAX_SCHEMA_WARNINGS:
+                        continue
+                where = f" at {format_path(finding.path)}" if finding.path else ""
+                message = f"tool '{tool.name}', {role} schema{where}: {finding.message}"
+                found.append(document.diagnostic(tool.spec_where, message, finding.level))
+    if warnings > MAX_SCHEMA_WARNINGS:
+        message = f"… and {warnings - MAX_SCHEMA_WARNINGS} more warnings about tool schemas"
+        found.append(document.diagnostic((), message, "warning"))
+    return found

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from mcpgen.core.relpath import lexical_problem
-from mcpgen.errors import Diagnostic, Level, suggest
+from mcpgen.errors import Diagnostic, Level, has_errors, suggest
 from mcpgen.openapi import naming
 from mcpgen.openapi.operations import (
     METHODS,
@@ -77,6 +77,7 @@ class SourceResult:
     tools: list[ImportedTool] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # in the spec file
     problems: list[EntryProblem] = field(default_factory=list)  # in the manifest's entry
+    document: SpecDocument | None = None  # to locate further problems in the spec
 
 
 def api_key(title: str | None, spec_path: str) -> str:
@@ -147,8 +148,9 @@ def tools_from_source(
     if document is None:
         return result
     result.spec_sha256 = document.sha256
+    result.document = document
     result.diagnostics += spec_problems(document)
-    if result.diagnostics:
+    if has_errors(result.diagnostics):
         return result
     data: JSON = document.data
     info: JSON = data["info"] if isinstance(data.get("info"), dict) else {}
@@ -182,6 +184,10 @@ def tools_from_source(
             continue
         except RefError as exc:
             result.diagnostics.append(document.diagnostic(("paths", path, method), str(exc)))
+            continue
+        except RecursionError:
+            message = f"operation '{key}': its schemas are nested too deeply to convert"
+            result.diagnostics.append(document.diagnostic(("paths", path, method), message))
             continue
         result.tools.append(_overridden(draft, overrides.get(key) or {}))
     return result

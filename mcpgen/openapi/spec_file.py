@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcpgen.errors import Diagnostic
+from mcpgen.errors import Diagnostic, Level
 
 JsonPath = tuple[str | int, ...]
 _DECODER = json.JSONDecoder()
@@ -49,10 +49,10 @@ class SpecDocument:
             offset = 0
         return _line_col(self.text, offset)
 
-    def diagnostic(self, path: JsonPath, message: str, level: str = "error") -> Diagnostic:
+    def diagnostic(self, path: JsonPath, message: str, level: Level = "error") -> Diagnostic:
         """A diagnostic at `path` in this file."""
         line, col = self.position(path)
-        return Diagnostic(self.file, line, col, format_path(path), message, level)  # type: ignore[arg-type]
+        return Diagnostic(self.file, line, col, format_path(path), message, level)
 
 
 def format_path(path: JsonPath) -> str:

@@ -10,13 +10,14 @@ open anything besides the document itself.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mcpgen.errors import Diagnostic
+from mcpgen.errors import Diagnostic, has_errors
 from mcpgen.openapi.spec_file import JsonPath, SpecDocument
 
 _DUPLICATE_ID = re.compile(r"for '(?P<method>[a-z]+)' in '(?P<path>[^']+)' is not unique")
@@ -71,11 +72,13 @@ def spec_problems(document: SpecDocument) -> list[Diagnostic]:
     ]
     if external:
         return external[:MAX_REPORTED]
-    if _known_valid(document.sha256):
-        return []
-    found = _validator_problems(document)
-    if not found:
-        _remember_valid(document.sha256)
+    known = _known_valid(document)
+    if known is not None:
+        return known
+    located = _validator_problems(document)
+    found = [diagnostic for _, diagnostic in located]
+    if not has_errors(found):
+        _remember_valid(document, located)
     return found
 
 
@@ -93,7 +96,7 @@ def _refs(value: Any, path: JsonPath) -> Iterator[tuple[JsonPath, str]]:
             stack.extend((v, (*where, i)) for i, v in enumerate(item) if isinstance(v, dict | list))
 
 
-def _validator_problems(document: SpecDocument) -> list[Diagnostic]:
+def _validator_problems(document: SpecDocument) -> list[tuple[JsonPath, Diagnostic]]:
     from openapi_spec_validator import OpenAPIV30SpecValidator, OpenAPIV31SpecValidator
     from referencing.exceptions import Unresolvable
 
@@ -101,35 +104,64 @@ def _validator_problems(document: SpecDocument) -> list[Diagnostic]:
     validator_class = (
         OpenAPIV31SpecValidator if version_of(data) == "3.1" else OpenAPIV30SpecValidator
     )
-    found: list[Diagnostic] = []
+    found: list[tuple[JsonPath, Diagnostic]] = []
     errors = validator_class(data).iter_errors()
     try:
         for error in errors:
             if len(found) == MAX_REPORTED:
-                found.append(document.diagnostic((), "… and more problems: fix these first"))
+                found.append(((), document.diagnostic((), "… and more problems: fix these first")))
                 break
             found.append(_located(document, error))
     except Unresolvable as exc:
         ref = getattr(exc, "ref", None) or str(exc).split(" does not exist")[0]
-        found.append(document.diagnostic((), f"a $ref does not resolve: {ref}"))
+        found.append(((), document.diagnostic((), f"a $ref does not resolve: {ref}")))
     except RecursionError:
-        found.append(document.diagnostic((), "the document's $refs loop without end"))
+        found.append(((), document.diagnostic((), "the document's $refs loop without end")))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        # The validator assumes shapes its own schema checks first; a document odd enough
+        # to reach past those checks is refused rather than crashing the command.
+        found.append(((), document.diagnostic((), f"not valid OpenAPI: {exc}")))
     return found
 
 
-def _located(document: SpecDocument, error: Any) -> Diagnostic:
-    """The validator's error at the place it names; its first line is the message."""
+def _located(document: SpecDocument, error: Any) -> tuple[JsonPath, Diagnostic]:
+    """The validator's error at the place it names; its first line is the message.
+
+    An error about a value checked against one of the document's own schemas (a `default`
+    its schema refuses) is a warning: published documents often have such slips, and the
+    operations still work. The validator does not say where that schema is: it is found.
+    """
     raw_path = [p if isinstance(p, int) else str(p) for p in getattr(error, "path", ())]
     data = document.data
     absolute = bool(raw_path) and isinstance(data, dict) and raw_path[0] in data
     path: JsonPath = tuple(_as_written(data, raw_path)) if absolute else ()
     message = str(getattr(error, "message", error)).splitlines()[0]
+    if len(message) > 300:
+        message = f"{message[:299]}…"
     duplicate = _DUPLICATE_ID.search(message)
     if not path and duplicate:  # the validator names the operation only in its message
         path = ("paths", duplicate["path"], duplicate["method"], "operationId")
-    if len(message) > 300:
-        message = f"{message[:299]}…"
-    return document.diagnostic(path, f"not valid OpenAPI: {message}")
+    schema = getattr(error, "schema", None)
+    if not path and isinstance(schema, dict) and schema:
+        found = _path_of(data, schema)
+        if found is not None:
+            text = f"a value does not match this schema: {message}"
+            return found, document.diagnostic(found, text, "warning")
+    return path, document.diagnostic(path, f"not valid OpenAPI: {message}")
+
+
+def _path_of(data: Any, wanted: dict[str, Any]) -> JsonPath | None:
+    """Where in the document a mapping equal to `wanted` is written, if anywhere."""
+    stack: list[tuple[Any, JsonPath]] = [(data, ())]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, dict):
+            if item == wanted:
+                return where
+            stack.extend((v, (*where, k)) for k, v in item.items() if isinstance(v, dict | list))
+        elif isinstance(item, list):
+            stack.extend((v, (*where, i)) for i, v in enumerate(item) if isinstance(v, dict | list))
+    return None
 
 
 def _as_written(data: Any, path: list[str | int]) -> Iterator[str | int]:
@@ -168,20 +200,31 @@ def _validator_version() -> str:
         return "?"
 
 
-def _known_valid(sha256: str) -> bool:
+def _known_valid(document: SpecDocument) -> list[Diagnostic] | None:
+    """The warnings of a document this validator already found valid, or None."""
     try:
-        return _cache_file(sha256).read_text("utf-8") == _validator_version()
-    except OSError:
-        return False
+        record = json.loads(_cache_file(document.sha256).read_text("utf-8"))
+        if record["validator"] != _validator_version():
+            return None
+        return [
+            document.diagnostic(tuple(path), str(message), "warning")
+            for path, message in record["warnings"]
+        ]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
-def _remember_valid(sha256: str) -> None:
-    """Failing to write the verdict only costs the next run the check again."""
-    path = _cache_file(sha256)
+def _remember_valid(document: SpecDocument, warnings: list[tuple[JsonPath, Diagnostic]]) -> None:
+    """Keep the verdict; failing to write it only costs the next run the check again."""
+    path = _cache_file(document.sha256)
+    record = {
+        "validator": _validator_version(),
+        "warnings": [[list(where), w.message] for where, w in warnings],
+    }
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         temp = path.with_suffix(f".{os.getpid()}.tmp")
-        temp.write_text(_validator_version(), "utf-8")
+        temp.write_text(json.dumps(record), "utf-8")
         os.replace(temp, path)
     except OSError:
         return
