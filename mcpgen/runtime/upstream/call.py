@@ -89,7 +89,9 @@ class Upstream:
         environ: Mapping[str, str],
     ) -> Received:
         url = outgoing.url(self.base_url(environ), found.query)
-        headers = [*outgoing.headers, *found.headers]
+        # The credentials win over an argument of the same header name.
+        taken = {name.lower() for name, _ in found.headers}
+        headers = [h for h in outgoing.headers if h[0].lower() not in taken] + list(found.headers)
         retries = self.source.retries
         for attempt in range(retries + 1):
             last = attempt == retries

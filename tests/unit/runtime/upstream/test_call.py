@@ -319,3 +319,15 @@ def test_the_shared_client_is_closed_when_its_event_loop_ends() -> None:
 
     client = asyncio.run(use())
     assert client.is_closed
+
+
+@pytest.mark.anyio
+async def test_the_credentials_win_over_a_header_argument_of_the_same_name() -> None:
+    binding = get_item()
+    binding["parameters"] = [
+        *binding["parameters"],
+        {"name": "Authorization", "in": "header", "argument": "Authorization"},
+    ]
+    upstream = Recorder(json_answer(200, {}))
+    await upstream.call(binding, {"id": 1, "Authorization": "Bearer forged"})
+    assert upstream.requests[0].headers.get_list("authorization") == [f"Bearer {SECRET}"]
