@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import anyio.to_thread
 
 from ..core.errors import MIN_SECRET_LENGTH, Redactor
 from ..core.results import error_result
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     import httpx2
 
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+OFF_LOOP_BYTES = 256 * 1024  # a larger answer is parsed on a worker thread
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class Upstream:
             received = await self._exchange(client, outgoing, found, environ)
         except _Failed as failed:
             return error_result(redactor.text(f"{binding.method} {binding.path} failed: {failed}"))
+        if len(received.body) > OFF_LOOP_BYTES:  # parsing it would stall every other call
+            return await anyio.to_thread.run_sync(self.answers.result, received, redactor)
         return self.answers.result(received, redactor)
 
     async def _exchange(

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import threading
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from mcp.types import CallToolResult
 
 from mcpgen.runtime.upstream import call as call_module
+from mcpgen.runtime.upstream.answer import Answers
 from mcpgen.runtime.upstream.binding import ApiSource, Binding
 from mcpgen.runtime.upstream.call import Clock, Upstream
 from mcpgen.runtime.upstream.client import new_client, shared_client
@@ -331,3 +333,22 @@ async def test_the_credentials_win_over_a_header_argument_of_the_same_name() -> 
     upstream = Recorder(json_answer(200, {}))
     await upstream.call(binding, {"id": 1, "Authorization": "Bearer forged"})
     assert upstream.requests[0].headers.get_list("authorization") == [f"Bearer {SECRET}"]
+
+
+@pytest.mark.anyio
+async def test_a_large_answer_is_parsed_off_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(call_module, "OFF_LOOP_BYTES", 10)
+    threads: list[int] = []
+    original = Answers.result
+
+    def recorded(self: Answers, *args: Any) -> Any:
+        threads.append(threading.get_ident())
+        return original(self, *args)
+
+    monkeypatch.setattr(Answers, "result", recorded)
+    value = {"id": 1, "name": "x" * 100}
+    assert await Recorder(json_answer(200, value)).call(get_item(), {"id": 1}) == value
+    assert await Recorder(json_answer(200, {})).call(get_item(), {"id": 1}) == {}
+    assert threads[0] != threading.get_ident() and threads[1] == threading.get_ident()
