@@ -11,6 +11,7 @@ what `subscribe: true` and `resource_updated` are for.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -59,6 +60,8 @@ from .template_values import shown
 if TYPE_CHECKING:
     from ..dispatch.dispatcher import Dispatcher
 
+logger = logging.getLogger(__name__)
+
 Sent = TypeVar("Sent", ReadResourceResult, GetPromptResult, CompleteResult)
 
 
@@ -74,6 +77,15 @@ class Catalog:
         self.resources = {r.uri: r for r in resources}
         self.templates = [CompiledTemplate(t) for t in templates]
         self.prompts = {p.name: p for p in prompts}
+        # A renamed prompt answers its former names too, unlisted (`renamed_from`), so
+        # clients built before the rename keep working; each one in use is logged once.
+        self._former = {
+            former: p.name
+            for p in prompts
+            for former in p.renamed_from
+            if former not in self.prompts
+        }
+        self._former_seen: set[str] = set()
         self.subscriptions = Subscriptions()
         self._dispatcher: Dispatcher | None = None
 
@@ -229,7 +241,7 @@ class Catalog:
     async def get_prompt(
         self, ctx: ServerRequestContext[Any] | None, params: GetPromptRequestParams
     ) -> GetPromptResult:
-        spec = self.prompts.get(params.name)
+        spec = self._prompt(params.name)
         if spec is None:
             raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.name)}")
         policy = self._handler_policy()
@@ -240,6 +252,22 @@ class Catalog:
             message = f"the prompt cannot be sent: {exc}"
             raise MCPError(INTERNAL_ERROR, message, {"name": spec.name}) from None
 
+    def _prompt(self, name: str) -> PromptSpec | None:
+        """The prompt called `name`, or the one that was called so before its rename."""
+        spec = self.prompts.get(name)
+        if spec is None and name in self._former:
+            current = self._former[name]
+            if name not in self._former_seen:
+                self._former_seen.add(name)
+                logger.warning(
+                    "deprecated prompt name %r asked for: it is %r now (answered under both; "
+                    "update the client)",
+                    name,
+                    current,
+                )
+            spec = self.prompts[current]
+        return spec
+
     # Completions
 
     async def complete(
@@ -247,7 +275,7 @@ class Catalog:
     ) -> CompleteResult:
         name, typed = params.argument.name, params.argument.value
         if isinstance(params.ref, PromptReference):
-            spec = self.prompts.get(params.ref.name)
+            spec = self._prompt(params.ref.name)
             if spec is None:
                 raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.ref.name)}")
             source = spec.completions.get(name)

@@ -72,7 +72,11 @@ def test_a_renamed_tool_answers_its_former_name_unlisted(
     manifest = root / "mcpgen.yaml"
     text = manifest.read_text(encoding="utf-8")
     renamed = text.replace("  - name: greet\n", "  - name: say_hello\n    renamed_from: greet\n")
-    manifest.write_text(renamed, encoding="utf-8")
+    prompt = (
+        "prompts:\n  - name: brief\n    renamed_from: summary\n    template: 'Brief: {topic}'\n"
+        "    arguments: [{name: topic, required: true}]\n"
+    )
+    manifest.write_text(renamed + prompt, encoding="utf-8")
     run_mcpgen("generate", str(root))
     python, env = project_python(root)
     params = StdioServerParameters(command=python, args=["-m", "devdemo"], env=env)
@@ -80,6 +84,9 @@ def test_a_renamed_tool_answers_its_former_name_unlisted(
     async def session(errlog: Any) -> tuple[list[str], list[Any]]:
         async with Client(stdio_client(params, errlog=errlog)) as client:
             listed = [t.name for t in (await client.list_tools()).tools]
+            listed += [p.name for p in (await client.list_prompts()).prompts]
+            got = await client.get_prompt("summary", {"topic": "rain"})
+            listed.append(got.messages[0].content.text)  # type: ignore[union-attr]
             answers = [
                 await client.call_tool("greet", {"name": "Ada"}),
                 await client.call_tool("greet", {"name": "Bob"}),
@@ -91,10 +98,11 @@ def test_a_renamed_tool_answers_its_former_name_unlisted(
     log = tmp_path / "server.log"
     with log.open("w", encoding="utf-8") as errlog:
         listed, answers = anyio.run(session, errlog)
-    assert listed == ["echo", "say_hello", "fail"]
+    assert listed == ["echo", "say_hello", "fail", "brief", "Brief: rain"]
     texts = [answer.content[0].text for answer in answers]
     assert texts[:3] == ["hello Ada", "hello Bob", "hello Cy"]
     assert answers[3].is_error and "Invalid arguments for tool" in texts[3]
-    deprecations = [x for x in log.read_text().splitlines() if "deprecated tool name" in x]
-    assert len(deprecations) == 1, log.read_text()
-    assert "'greet' called: it is 'say_hello' now" in deprecations[0]
+    deprecations = [x for x in log.read_text().splitlines() if "deprecated " in x]
+    assert len(deprecations) == 2, log.read_text()
+    assert "prompt name 'summary' asked for: it is 'brief' now" in deprecations[0]
+    assert "tool name 'greet' called: it is 'say_hello' now" in deprecations[1]
