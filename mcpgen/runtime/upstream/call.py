@@ -128,7 +128,12 @@ class Upstream:
         try:
             with anyio.fail_after(timeout if timeout > 0 else math.inf):
                 request = client.build_request(
-                    outgoing.method, url, headers=headers, content=outgoing.content
+                    outgoing.method,
+                    url,
+                    headers=headers,
+                    content=outgoing.content,
+                    # Each phase may take the whole attempt's time (httpx's own is 5 s).
+                    timeout=timeout if timeout > 0 else None,
                 )
                 response = await client.send(request, stream=True)
                 try:

@@ -352,3 +352,12 @@ async def test_a_large_answer_is_parsed_off_the_event_loop(
     assert await Recorder(json_answer(200, value)).call(get_item(), {"id": 1}) == value
     assert await Recorder(json_answer(200, {})).call(get_item(), {"id": 1}) == {}
     assert threads[0] != threading.get_ident() and threads[1] == threading.get_ident()
+
+
+@pytest.mark.anyio
+async def test_each_request_may_take_the_sources_timeout() -> None:
+    upstream = Recorder(json_answer(200, {}))
+    await upstream.call(get_item(), {"id": 1}, timeout=42.0)
+    assert upstream.requests[0].extensions["timeout"] == dict.fromkeys(
+        ("connect", "read", "write", "pool"), 42.0
+    )
