@@ -58,7 +58,7 @@ def dev(
         warm_up_generate()  # while the server starts, which mcpgen only waits for
         if manifest is not None:
             session.serve(manifest, err)
-        _announce(port, err)
+        _announce(port, err, serving=session.server.pid is not None)
         session.run(err)
     except KeyboardInterrupt:
         pass
@@ -88,12 +88,15 @@ def _generate(root: Path, manifest_path: Path, console: Console) -> Manifest | N
     return load_manifest(manifest_path)
 
 
-def _announce(port: int, console: Console) -> None:
+def _announce(port: int, console: Console, *, serving: bool) -> None:
     from rich.markup import escape
 
     from mcpgen.commands.dev import inspector_command, url_of
 
-    console.print(f"Serving {url_of(port)}")
+    if serving:
+        console.print(f"Serving {url_of(port)}")
+    else:
+        console.print(f"Will serve {url_of(port)} once the manifest generates")
     console.print(f"Inspect it: {escape(inspector_command(port))}")
     console.print("Watching mcpgen.yaml, openapi/ and src/ (Ctrl-C to stop)")
 
