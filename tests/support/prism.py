@@ -48,6 +48,7 @@ class Exchange:
     violations: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     request_valid: bool = False  # prism found the request within the spec's rules
+    offset: int = 0  # where in the log prism noted the request
 
     @property
     def mock_fault(self) -> bool:
@@ -72,12 +73,26 @@ class Exchange:
         )
 
 
-def parse_log(text: str) -> list[Exchange]:
-    """The requests of a prism log, in the order it received them."""
+_TERMINATED = re.compile(r"\[HTTP SERVER\] (\w+) (\S+) .*error\s+(.*)$")
+
+
+def parse_log(text: str, base: int = 0) -> list[Exchange]:
+    """The requests of a prism log, in the order it received them; `base` is the byte offset
+    of `text` in the log, so each exchange knows where its request was logged.
+
+    A request prism ends with an error is reported on a line of its own, which may come
+    after the next request's lines: it goes to the latest request of that method and path."""
     exchanges: list[Exchange] = []
-    for line in text.splitlines():
+    offset = base
+    for line in text.splitlines(keepends=True):
+        at, offset = offset, offset + len(line.encode("utf-8"))
         if received := _RECEIVED.search(line):
-            exchanges.append(Exchange(received[1], received[2]))
+            exchanges.append(Exchange(received[1], received[2], offset=at))
+        elif terminated := _TERMINATED.search(line):
+            same = [e for e in exchanges if (e.method, e.path) == terminated.group(1, 2)]
+            if same:  # what the client got instead of the answer prism had chosen
+                same[-1].errors.append(terminated[3].strip())
+                same[-1].status = 500
         elif not exchanges:
             continue
         elif "request passed the validation rules" in line:
@@ -109,11 +124,13 @@ class PrismMock:
         return self.log.stat().st_size
 
     def exchanges(self, since: int = 0, until: int | None = None) -> list[Exchange]:
-        """Requests logged after byte `since` (and before byte `until`)."""
+        """Requests logged after byte `since` (and before byte `until`), with every line
+        about them, even one logged later."""
         with self.log.open("rb") as handle:
             handle.seek(since)
-            text = handle.read(-1 if until is None else until - since)
-        return parse_log(text.decode("utf-8", "replace"))
+            text = handle.read().decode("utf-8", "replace")
+        found = parse_log(text, base=since)
+        return [e for e in found if until is None or e.offset < until]
 
     def settled(self, since: int, count: int = 1, timeout: float = 5.0) -> list[Exchange]:
         """The requests since `since`, once at least `count` of them have their answer logged
