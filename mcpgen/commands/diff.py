@@ -65,7 +65,9 @@ def _unpack_project(root: Path, ref: str, into: Path) -> None:
     """The project folder's tracked files at `ref`, written under `into`."""
     prefix, commit = _prefix(root), _commit(root, ref)
     tree = f"{commit}:{prefix.rstrip('/')}" if prefix else commit
-    done = _git(root, "archive", "--format=tar", tree)
+    top = _git(root, "rev-parse", "--show-toplevel").stdout.decode().strip()
+    # From the top: git archive refuses to run in a folder it does not track.
+    done = _git(Path(top) if top else root, "archive", "--format=tar", tree)
     if done.returncode != 0:
         raise GitRefError(f"cannot read the project at {ref}: {done.stderr.decode().strip()}")
     with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:

@@ -154,3 +154,24 @@ def test_outside_a_repository(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "is not inside a git repository" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_project_in_a_subfolder_reads_its_files_at_the_ref(tmp_path: Path) -> None:
+    """The manifest at the ref loads with the files it names as they were then (unpacked
+    from git, not read from the working tree)."""
+    git(tmp_path, "init", "-q", ".")
+    project = tmp_path / "servers" / "notes"
+    project.mkdir(parents=True)
+    resource = "resources:\n  - {uri: 'notes://readme', name: readme, file: README.txt}\n"
+    (project / "mcpgen.yaml").write_text(MANIFEST + resource, encoding="utf-8")
+    (project / "README.txt").write_text("hello\n", encoding="utf-8")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "first")
+    (project / "README.txt").unlink()  # gone from the working tree, still at HEAD
+    edit(project, "resources:\n  - {uri: 'notes://readme', name: readme, file: README.txt}\n", "")
+    done = run_cli("diff", "servers/notes", cwd=tmp_path)
+    assert done.stdout.splitlines() == [
+        "breaking: resource `notes://readme`: removed: clients reading it fail",
+        "suggested version: 2.0.0",
+    ]
+    assert done.returncode == 1
