@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcpgen.openapi.local_defs import prune_defs, tidy_defs
 from mcpgen.openapi.refs import RefError, SpecRefs
 from mcpgen.openapi.schema30 import JSON
 from mcpgen.openapi.spec_file import JsonPath
@@ -112,8 +113,8 @@ def draft_tool(
         title=summary,
         description=describe(summary, _text(operation.get("description")))
         or f"Calls {method.upper()} {path}.",
-        input_schema=_own_copy(_with_defs(input_schema, arguments.defs)),
-        output_schema=_own_copy(output_schema),
+        input_schema=_own_copy(tidy_defs(_with_defs(input_schema, arguments.defs))),
+        output_schema=_own_copy(tidy_defs(output_schema)) if output_schema else None,
         annotations=annotations_for(method),
         binding=binding,
         deprecated=operation.get("deprecated") is True,
@@ -241,44 +242,6 @@ def _with_defs(schema: JSON, defs: dict[str, JSON]) -> JSON:
     if gathered:
         schema["$defs"] = dict(sorted(gathered.items()))
     return prune_defs(schema)
-
-
-def prune_defs(schema: JSON) -> JSON:
-    """`schema` without the `$defs` entries nothing reaches (a flattened body's own one)."""
-    defs = schema.get("$defs")
-    if not isinstance(defs, dict):
-        return schema
-    reached: set[str] = set()
-    pending = list(_local_refs({k: v for k, v in schema.items() if k != "$defs"}))
-    while pending:
-        name = pending.pop()
-        if name in reached or name not in defs:
-            continue
-        reached.add(name)
-        pending.extend(_local_refs(defs[name]))
-    if len(reached) == len(defs):
-        return schema
-    kept = {k: v for k, v in defs.items() if k in reached}
-    trimmed = {k: v for k, v in schema.items() if k != "$defs"}
-    return {**trimmed, "$defs": kept} if kept else trimmed
-
-
-def _local_refs(value: Any) -> list[str]:
-    """The `$defs` names the `$ref`s in `value` point at."""
-    found = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            ref = item.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                found.append(
-                    ref[len("#/$defs/") :].split("/")[0].replace("~1", "/").replace("~0", "~")
-                )
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
 
 
 def _media(content: Any) -> tuple[str, JSON] | None:

@@ -4,13 +4,11 @@ Parameters, request bodies, responses and media types are looked up through `ref
 (the library jsonschema uses), with the document as the only resource: JSON pointers,
 escaping and percent-encoding are its job, and nothing outside the document can be reached.
 
-A schema's reference to a component schema (`#/components/schemas/Pet`) is replaced by the
-converted component, so that each tool's schema stands alone: hosts and model APIs that do
-not resolve `$ref` read it, and the plan names a changed field by where it is
-(`result[].tag`), not by a definition. A component on a reference cycle (a tree, a linked
-list) cannot be inlined: it is kept as a local `$defs` entry of the tool's schema
-(`#/$defs/Node`). Any other local reference is inlined; one that loops back on itself
-without passing through a component is refused.
+A schema's reference to a component schema (`#/components/schemas/Pet`) becomes a local
+`$defs` entry of the tool's schema (`#/$defs/Pet`), so a recursive schema stays finite and a
+shared one is converted once; `local_defs` then inlines the entries used only once. Any
+other local reference is inlined; one that loops back on itself without passing through a
+component is refused.
 """
 
 from __future__ import annotations
@@ -66,7 +64,6 @@ class SpecRefs:
         # Converted component schemas by (name, direction): shared across the tools.
         self._components: dict[tuple[str, Direction], JSON] = {}
         self._component_refs: dict[tuple[str, Direction], frozenset[str]] = {}
-        self._cyclic: frozenset[str] | None = None
 
     def lookup(self, ref: str) -> Any:
         """The value a local `$ref` points at; RefError when it points nowhere."""
@@ -111,19 +108,6 @@ class SpecRefs:
             self._component_refs[key] = frozenset(refs)
         return self._components[key]
 
-    def cyclic(self) -> frozenset[str]:
-        """The component schemas on a reference cycle (they stay `$ref`s to `$defs`)."""
-        if self._cyclic is None:
-            components = self.data.get("components")
-            schemas = components.get("schemas") if isinstance(components, dict) else None
-            known: JSON = schemas if isinstance(schemas, dict) else {}
-            graph = {
-                name: {n for n in _component_refs_in(schema) if n in known}
-                for name, schema in known.items()
-            }
-            self._cyclic = frozenset(_on_cycles(graph))
-        return self._cyclic
-
     def _convert(
         self,
         schema: Any,
@@ -158,21 +142,12 @@ class SpecRefs:
         need: Callable[[str], None],
         inlining: tuple[str, ...],
     ) -> JSON:
-        """A reference to component `name`: the converted component in its place, or a
-        `$ref` to `$defs` for one on a cycle."""
+        """A reference to component `name`, as a reference to the tool's `$defs`."""
         self.lookup(schema["$ref"])  # it must exist
+        need(name)
         rest = convert_keywords(schema, self.version)
-        if name in self.cyclic():
-            need(name)
-            rest["$ref"] = f"#/$defs/{_escape(name)}"
-            return self._subschemas(rest, direction, need, inlining)
-        del rest["$ref"]
-        inlined = self.component(name, direction)
-        for needed in self._component_refs[(name, direction)]:
-            need(needed)
-        if not rest:
-            return inlined
-        return {**inlined, **self._subschemas(rest, direction, need, inlining)}
+        rest["$ref"] = f"#/$defs/{_escape(name)}"
+        return self._subschemas(rest, direction, need, inlining)
 
     def _subschemas(
         self,
@@ -212,67 +187,6 @@ def _drop_one_way(schema: JSON, direction: Direction) -> None:
         schema["required"] = [r for r in schema["required"] if r not in dropped]
         if not schema["required"]:
             del schema["required"]
-
-
-def _component_refs_in(value: Any) -> set[str]:
-    """The component schemas the `$ref`s in `value` name."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            ref = item.get("$ref")
-            name = _component_name(ref) if isinstance(ref, str) else None
-            if name is not None:
-                found.add(name)
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
-
-
-def _on_cycles(graph: dict[str, set[str]]) -> set[str]:
-    """The nodes of `graph` that can reach themselves (Tarjan's strongly connected
-    components, iteratively: a spec's reference chains can be deep)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    found: set[str] = set()
-    for start, targets in graph.items():
-        if start in index:
-            continue
-        work: list[tuple[str, list[str]]] = [(start, sorted(targets))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, pending = work[-1]
-            if pending:
-                child = pending.pop()
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, sorted(graph.get(child, ()))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                group = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    group.append(member)
-                    if member == node:
-                        break
-                if len(group) > 1 or node in graph.get(node, ()):
-                    found.update(group)
-    return found
 
 
 def _component_name(ref: str) -> str | None:

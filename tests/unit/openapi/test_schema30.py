@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from jsonschema import Draft202012Validator
 
+from mcpgen.openapi.local_defs import tidy_defs
 from mcpgen.openapi.refs import RefError, SpecRefs
 from mcpgen.openapi.schema30 import convert_keywords
 
@@ -90,34 +91,48 @@ SPEC = {
 }
 
 
-def test_component_refs_are_inlined_and_cycles_kept_as_local_defs() -> None:
+def test_component_refs_become_local_defs_and_recursion_stays_finite() -> None:
     schema, defs = SpecRefs(SPEC, "3.0").schema_for_tool(
         {"$ref": "#/components/schemas/Wrapper"}, "response"
     )
-    assert schema == {"type": "array", "items": {"$ref": "#/$defs/Node"}}
-    assert set(defs) == {"Node"}
+    assert schema == {"$ref": "#/$defs/Wrapper"}
+    assert set(defs) == {"Wrapper", "Node"}
     assert defs["Node"]["properties"]["next"] == {"$ref": "#/$defs/Node"}
     whole = {**schema, "$defs": defs}
     assert Draft202012Validator(whole).is_valid([{"id": 1, "next": {"id": 2}}])
 
 
-def test_a_component_off_any_cycle_is_inlined_with_its_annotations() -> None:
-    spec = {
-        "components": {
-            "schemas": {
-                "Id": {"type": "integer", "minimum": 1},
-                "Pair": {
-                    "type": "object",
-                    "properties": {"a": {"$ref": "#/components/schemas/Id", "description": "A"}},
-                },
-            }
-        }
+def test_single_use_defs_are_inlined_and_cycles_and_shared_ones_kept() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"$ref": "#/$defs/Once", "description": "A"},
+            "b": {"$ref": "#/$defs/Twice"},
+            "c": {"$ref": "#/$defs/Twice"},
+            "d": {"$ref": "#/$defs/Node"},
+        },
+        "$defs": {
+            "Once": {"type": "integer", "minimum": 1},
+            "Twice": {"type": "string"},
+            "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}},
+            "Unused": {"type": "null"},
+        },
     }
-    schema, defs = SpecRefs(spec, "3.0").schema_for_tool(
-        {"$ref": "#/components/schemas/Pair"}, "request"
-    )
-    assert defs == {}
-    assert schema["properties"]["a"] == {"type": "integer", "minimum": 1, "description": "A"}
+    tidy = tidy_defs(schema)
+    assert tidy["properties"]["a"] == {"type": "integer", "minimum": 1, "description": "A"}
+    assert tidy["properties"]["b"] == {"$ref": "#/$defs/Twice"}
+    assert set(tidy["$defs"]) == {"Twice", "Node"}
+
+
+def test_a_chain_of_single_use_defs_is_inlined_whole() -> None:
+    schema = {
+        "$ref": "#/$defs/Outer",
+        "$defs": {
+            "Outer": {"type": "object", "properties": {"in": {"$ref": "#/$defs/Inner"}}},
+            "Inner": {"type": "string"},
+        },
+    }
+    assert tidy_defs(schema) == {"type": "object", "properties": {"in": {"type": "string"}}}
 
 
 def test_read_only_properties_leave_requests_and_write_only_ones_responses() -> None:
