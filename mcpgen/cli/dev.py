@@ -133,8 +133,10 @@ class _Loop:
             began = time.monotonic()
             console.rule(f"changed: {describe(changes)}")
             manifest = self.server.manifest
+            generated = ""
             if "manifest" in changes:
                 fresh = _generate(root, self.manifest_path, console)
+                generated = f", generate {time.monotonic() - began:.2f} s of it"
                 if fresh is None and manifest is not None:
                     console.print("The server keeps answering with the last good manifest.")
                 if fresh is None and "source" not in changes:
@@ -142,7 +144,7 @@ class _Loop:
                 self.feed.refresh_generated()
                 manifest = fresh or manifest
             if manifest is not None and self.serve(manifest, console):
-                console.print(f"Restarted in {time.monotonic() - began:.2f} s")
+                console.print(f"Restarted in {time.monotonic() - began:.2f} s{generated}")
 
 
 def register(app: typer.Typer) -> None:

@@ -223,47 +223,82 @@ class SourceFilter:
         return "source"
 
 
+@dataclass
+class _Watcher:
+    """One watching thread, what it watches, and how to stop it."""
+
+    watches: object  # compared after each generate: a new watcher when it differs
+    stop_event: threading.Event
+    thread: threading.Thread
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.thread.join(2.0)
+
+
 class ChangeFeed:
     """Watchers of the project in background threads, feeding one queue of changes.
 
-    The manifest's folder is watched alone (not recursively: it holds `.venv` and `.git`);
-    `src/` and `openapi/` are watched recursively."""
+    The manifest's folder is watched alone (not recursively: it holds `.venv` and `.git`),
+    for the manifest and the files its resources embed; `src/` and `openapi/` are watched
+    recursively. After each generate the watched files and folders are looked at again (a
+    resource `file:` added, an `openapi/` folder an import made) and a watcher made anew for
+    them when they changed."""
 
     def __init__(self, root: Path, manifest: Path) -> None:
         self.root, self.manifest = root, manifest
         # Each change with the file it was seen on (None: the manifest's watch names none).
         self.changes: queue.Queue[tuple[Change, str | None]] = queue.Queue()
-        self.stop_event = threading.Event()
-        self.threads: list[threading.Thread] = []
+        self.watchers: dict[str, _Watcher] = {}
         self.source_filter = SourceFilter(root, _generated_files(root))
 
     def start(self) -> None:
         """Start the watchers; each is live when this returns."""
         self.refresh_generated()
-        self._thread(self._watch_manifest)
-        folders = [self.root / name for name in ("src", OPENAPI_FOLDER)]
-        self._thread(lambda ready: self._watch_tree([f for f in folders if f.is_dir()], ready))
 
-    def _thread(self, target: object) -> None:
-        ready = threading.Event()
-        thread = threading.Thread(target=target, args=(ready,), daemon=True)  # type: ignore[arg-type]
+    def _manifest_files(self) -> object:
+        from mcpgen.generation.watch import WatchedFiles, embedded_files
+
+        return WatchedFiles.of(embedded_files(self.root, self.manifest))
+
+    def _tree_folders(self) -> tuple[Path, ...]:
+        folders = (self.root / "src", self.root / OPENAPI_FOLDER)
+        return tuple(folder for folder in folders if folder.is_dir())
+
+    def _ensure(self, key: str, watches: object) -> None:
+        """A watcher `key` of `watches`, made anew if it watched something else."""
+        current = self.watchers.get(key)
+        if current is not None and current.watches == watches:
+            return
+        if current is not None:
+            current.stop()
+        stop_event, ready = threading.Event(), threading.Event()
+        target = self._watch_manifest if key == "manifest" else self._watch_tree
+        thread = threading.Thread(
+            target=target, args=(watches, stop_event, ready), name=f"mcpgen-dev-{key}", daemon=True
+        )
         thread.start()
         ready.wait(5.0)
-        self.threads.append(thread)
+        self.watchers[key] = _Watcher(watches, stop_event, thread)
 
-    def _watch_manifest(self, ready: threading.Event) -> None:
-        from mcpgen.generation.watch import WatchedFiles, embedded_files, saves
+    def _watch_manifest(
+        self, watched: object, stop_event: threading.Event, ready: threading.Event
+    ) -> None:
+        from mcpgen.generation.watch import WatchedFiles, saves
 
-        watched = WatchedFiles.of(embedded_files(self.root, self.manifest))
-        for index, saved in enumerate(saves(watched, self.stop_event)):
+        assert isinstance(watched, WatchedFiles)
+        for index, saved in enumerate(saves(watched, stop_event)):
             if index == 0:
                 ready.set()
             if saved:
                 self.changes.put(("manifest", None))
 
-    def _watch_tree(self, folders: list[Path], ready: threading.Event) -> None:
+    def _watch_tree(
+        self, folders: object, stop_event: threading.Event, ready: threading.Event
+    ) -> None:
         import watchfiles
 
+        assert isinstance(folders, tuple)
         if not folders:
             ready.set()
             return
@@ -274,7 +309,7 @@ class ChangeFeed:
         events = watchfiles.watch(
             *folders,
             watch_filter=counts,
-            stop_event=self.stop_event,
+            stop_event=stop_event,
             rust_timeout=100,
             yield_on_timeout=True,
             debounce=200,
@@ -288,8 +323,11 @@ class ChangeFeed:
                     self.changes.put((kind, path))
 
     def refresh_generated(self) -> None:
-        """After a generate: its files are the ones to ignore now."""
+        """After a generate: its files are the ones to ignore now, and the watched files and
+        folders are the ones there are now."""
         self.source_filter = SourceFilter(self.root, _generated_files(self.root))
+        self._ensure("manifest", self._manifest_files())
+        self._ensure("tree", self._tree_folders())
 
     def next_batch(self, timeout: float, since: float = 0.0) -> set[Change]:
         """The changes seen within `timeout` seconds (empty when none), all queued ones.
@@ -314,9 +352,10 @@ class ChangeFeed:
 
     def stop(self) -> None:
         """Stop every watcher and wait for its thread."""
-        self.stop_event.set()
-        for thread in self.threads:
-            thread.join(2.0)
+        for watcher in self.watchers.values():
+            watcher.stop_event.set()
+        for watcher in self.watchers.values():
+            watcher.thread.join(2.0)
 
 
 # What a generate that renders imports, and one answered from the run record does not: read

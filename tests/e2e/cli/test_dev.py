@@ -179,6 +179,7 @@ def test_edits_a_broken_save_and_ctrl_c(dev: tuple[Path, str, Any]) -> None:
     )
     answered = call_until(url, "shout", {}, stub)
     print(f"restart latency, manifest save → new tool answers: {answered - saved:.2f} s")
+    print(next(x for x in output.lines[mark:] if x.startswith("Restarted in")))
     assert answered - saved < 6.0, output.text
 
     # Ctrl-C: exit 0, and no process it started left behind (the server, the spare).
