@@ -178,3 +178,10 @@ def test_a_custom_handler_replaces_the_call_and_is_kept(imported: Path) -> None:
     assert again.returncode == 0, again.stderr
     assert handler.read_text().endswith("\n# mine\n")
     assert "All the pets" in (imported / "TOOLS.md").read_text()
+
+
+def test_generate_watch_watches_the_spec(imported: Path) -> None:
+    from mcpgen.generation.watch import embedded_files
+
+    watched = embedded_files(imported, imported / "mcpgen.yaml")
+    assert imported / "openapi" / "pets.yaml" in watched
