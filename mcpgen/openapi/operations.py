@@ -111,8 +111,11 @@ def draft_tool(
         where=where,
         tags=tuple(t for t in operation.get("tags") or () if isinstance(t, str)),
         title=summary,
-        description=describe(summary, _text(operation.get("description")))
-        or f"Calls {method.upper()} {path}.",
+        description=_deprecated(
+            operation,
+            describe(summary, _text(operation.get("description")))
+            or f"Calls {method.upper()} {path}.",
+        ),
         input_schema=_own_copy(tidy_defs(_with_defs(input_schema, arguments.defs))),
         output_schema=_own_copy(tidy_defs(output_schema)) if output_schema else None,
         annotations=annotations_for(method),
@@ -159,6 +162,11 @@ def describe(summary: str | None, description: str | None) -> str | None:
             cut = cut[: at + (1 if boundary == ". " else 0)]
             break
     return f"{cut.rstrip()} …"
+
+
+def _deprecated(operation: JSON, description: str) -> str:
+    """The description, saying first when the API marks the operation deprecated."""
+    return f"Deprecated. {description}" if operation.get("deprecated") is True else description
 
 
 def _text(value: Any) -> str | None:
