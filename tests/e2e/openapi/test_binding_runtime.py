@@ -372,14 +372,17 @@ def test_a_failed_call_quotes_the_answer_without_secrets(
     assert SECRET not in (tmp_path / "server.log").read_text()
 
 
+@pytest.mark.parametrize(
+    "mode", [[], ["--stateless", "--json-response"]], ids=["sessions", "stateless"]
+)
 def test_passthrough_forwards_the_callers_token_over_http_and_redacts_it(
-    project: Path, api: tuple[str, list[Received]]
+    project: Path, api: tuple[str, list[Received]], mode: list[str]
 ) -> None:
     base_url, received = api
     received.clear()
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "demo", "--transport", "http", "--port", str(port)],
+        [sys.executable, "-m", "demo", "--transport", "http", "--port", str(port), *mode],
         cwd=project, env=environment(project, base_url),
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
