@@ -100,45 +100,41 @@ def read_source_spec(
     root: Path, spec: str, file_label: str | None = None
 ) -> tuple[SpecDocument | None, list[EntryProblem], list[Diagnostic]]:
     """The spec file of an entry, read only when it lies inside the project."""
-    problem = lexical_problem(spec)
-    if problem is not None:
-        return (
-            None,
-            [EntryProblem(("spec",), f"the spec must be a path inside the project, not {problem}")],
-            [],
-        )
-    full = root / spec
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(full)
-    if os.path.commonpath([real_root, real]) != real_root:
-        message = (
-            f"'{spec}' leads out of the project through a symlink; copy the spec into the project"
-        )
-        return None, [EntryProblem(("spec",), message)], []
-    if not os.path.isfile(real):
-        what = "does not exist" if not os.path.lexists(full) else "is not a regular file"
-        return (
-            None,
-            [
-                EntryProblem(
-                    ("spec",), f"'{spec}' {what} (paths are relative to the project folder)"
-                )
-            ],
-            [],
-        )
     try:
-        raw = Path(real).read_bytes()
-    except OSError as exc:
-        return None, [EntryProblem(("spec",), f"cannot read '{spec}': {exc.strerror or exc}")], []
+        raw = _spec_bytes(root, spec)
+    except _Refused as exc:
+        return None, [EntryProblem(("spec",), str(exc))], []
     try:
         return read_spec(raw, file_label or spec), [], []
     except SpecUnreadable as exc:
         return None, [], [exc.diagnostic]
 
 
-def tools_from_source(
-    root: Path, entry: JSON, *, default_key: str | None = None, spec_label: str | None = None
-) -> SourceResult:
+class _Refused(Exception):
+    """The spec path is not one mcpgen reads; the message says why."""
+
+
+def _spec_bytes(root: Path, spec: str) -> bytes:
+    """The bytes of `root/spec`, refused (never opened) unless the path is a plain relative
+    one whose real location, symlinks followed, is inside the project."""
+    problem = lexical_problem(spec)
+    if problem is not None:
+        raise _Refused(f"the spec must be a path inside the project, not {problem}")
+    full = root / spec
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(full)
+    if os.path.commonpath([real_root, real]) != real_root:
+        raise _Refused(f"'{spec}' leads out of the project through a symlink; copy it in instead")
+    if not os.path.isfile(real):
+        what = "does not exist" if not os.path.lexists(full) else "is not a regular file"
+        raise _Refused(f"'{spec}' {what} (paths are relative to the project folder)")
+    try:
+        return Path(real).read_bytes()
+    except OSError as exc:
+        raise _Refused(f"cannot read '{spec}': {exc.strerror or exc}") from None
+
+
+def tools_from_source(root: Path, entry: JSON, *, spec_label: str | None = None) -> SourceResult:
     """Read, validate and convert the spec of one validated `openapi:` entry; diagnostics
     name the spec file `spec_label` (default: its path in the project)."""
     result = SourceResult(spec=str(entry.get("spec", "")))
@@ -155,7 +151,7 @@ def tools_from_source(
     data: JSON = document.data
     info: JSON = data["info"] if isinstance(data.get("info"), dict) else {}
     result.title = str(info.get("title") or "")
-    result.key = str(entry.get("name") or default_key or api_key(result.title, result.spec))
+    result.key = str(entry.get("name") or api_key(result.title, result.spec))
     result.base_url = _base_url(entry, data, document, result)
     refs = SpecRefs(data, version_of(data) or "3.0")
     operations = list(_operations(refs, data, document, result))
