@@ -175,3 +175,40 @@ def test_a_project_in_a_subfolder_reads_its_files_at_the_ref(tmp_path: Path) -> 
         "suggested version: 2.0.0",
     ]
     assert done.returncode == 1
+
+
+PETS = Path(__file__).parents[1] / "unit" / "openapi" / "specs" / "pets.yaml"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "{name: limit, in: query, schema: {type: integer, maximum: 100}}",
+            "{name: limit, in: query, required: true, schema: {type: integer, maximum: 100}}",
+            "breaking: tool `list_pets`: argument `limit` is now required: clients that leave "
+            "it out are refused",
+        ),
+        (
+            "{name: limit, in: query, schema: {type: integer, maximum: 100}}",
+            "{name: limit, in: query, schema: {type: integer, maximum: 500}}",
+            "compatible: tool `list_pets`: argument `limit`: maximum 100 → 500 (wider)",
+        ),
+    ],
+)
+def test_an_imported_spec_is_compared_as_it_was_at_the_ref(
+    tmp_path: Path, old: str, new: str, expected: str
+) -> None:
+    done = run_cli("import", "openapi", str(PETS), "--no-git", "--no-input", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    project = tmp_path / "pet"
+    git(project, "init", "-q", ".")
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "imported")
+    spec = project / "openapi" / "pets.yaml"
+    text = spec.read_text(encoding="utf-8")
+    assert old in text
+    spec.write_text(text.replace(old, new), encoding="utf-8")
+    done = run_cli("diff", cwd=project)
+    suggested = "0.2.0" if expected.startswith("breaking") else "0.1.1"
+    assert done.stdout.splitlines() == [expected, f"suggested version: {suggested}"]
