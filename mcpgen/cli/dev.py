@@ -40,20 +40,19 @@ def dev(
     """Serve and restart until Ctrl-C (help: `HELP`)."""
     from mcpgen.cli import err
     from mcpgen.cli.project_dir import find_project_manifest
-    from mcpgen.commands.call import project_launch
+    from mcpgen.commands.call import project_python
     from mcpgen.commands.dev import ChangeFeed, ServerProcess, ensure_port_free, warm_up_generate
 
     manifest_path = find_project_manifest(directory)
     root = manifest_path.parent
     ensure_port_free(port)
+    project_python(root)  # no .venv: said now, before anything runs or is written
     # Ctrl-C and SIGTERM both stop the session, even when the shell that started mcpgen in
     # the background had Ctrl-C ignored (which Python would otherwise keep).
     previous = {sig: signal.signal(sig, _interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     session = _Loop(ChangeFeed(root, manifest_path), ServerProcess(root, port), manifest_path)
     try:
         manifest = _generate(root, manifest_path, err)
-        if manifest is not None:
-            project_launch(manifest, root)  # no .venv: said now, before anything runs
         session.feed.start()
         warm_up_generate()  # while the server starts, which mcpgen only waits for
         if manifest is not None:

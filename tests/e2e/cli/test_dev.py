@@ -209,3 +209,17 @@ def test_a_busy_port_is_one_clear_error(tmp_path: Path, project_venv: ProjectVen
     assert done.returncode == 1
     assert f"error: port {port} on 127.0.0.1 is busy" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_without_its_venv_nothing_runs_and_nothing_is_written(tmp_path: Path) -> None:
+    (tmp_path / "mcpgen.yaml").write_text(MANIFEST, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mcpgen", "dev", str(tmp_path), "--port", str(free_port())],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "error: no .venv in " in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mcpgen.yaml"]
