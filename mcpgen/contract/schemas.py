@@ -23,9 +23,19 @@ from mcpgen.generation.schema_diff import widens
 JSON = dict[str, Any]
 Side = Literal["input", "output"]
 
-# Keywords that document a schema without changing what it accepts.
+# Keywords that document a schema without changing what it accepts (a `default` changes what
+# the server assumes when the argument is left out, not what a client may send).
 ANNOTATIONS = frozenset(
-    {"description", "title", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
+    {
+        "description",
+        "title",
+        "examples",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "default",
+    }
 )
 # Lower bounds (raising one narrows) and upper bounds (lowering one narrows).
 _LOWER = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
@@ -95,6 +105,9 @@ class _Walk:
     def noun(self, name: str) -> str:
         if not name:
             return "the arguments" if self.side == "input" else "the result"
+        for key in ("$defs.", "definitions."):
+            if name.startswith(key):  # a named part, used wherever a `$ref` points to it
+                return f"definition `{name.removeprefix(key)}`"
         return f"{self.word} `{name}`" if self.side == "input" else f"result field `{name}`"
 
     def schema(self, old: JSON, new: JSON, name: str) -> None:

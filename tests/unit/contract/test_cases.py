@@ -239,6 +239,16 @@ CASES: list[tuple[str, Change, set[str], str]] = [
     ),
     ("tool description", lambda d: tool(d).update(description="Find notes."), {C}, "description"),
     ("tool title", lambda d: tool(d).update(title="Search"), {C}, "title"),
+    ("argument default", lambda d: arg(d, "limit").update(default=10), {C}, "default changed"),
+    (
+        "argument moved behind a $ref",
+        lambda d: tool(d, "ping")["input_schema"].update(
+            properties={"note": {"$ref": "#/$defs/note"}},
+            **{"$defs": {"note": {"type": "string"}}},
+        ),
+        {B},
+        "changed type from string to note",
+    ),
     (
         "annotations",
         lambda d: tool(d).update(annotations={"readOnlyHint": False}),
@@ -374,3 +384,19 @@ def test_breaking_lines_come_first() -> None:
     new["tools"].pop(1)
     lines = [str(c) for c in compare(manifest(BASE), manifest(new)).changes]
     assert [line.split(":")[0] for line in lines] == ["breaking", "compatible"]
+
+
+def test_a_definition_narrowed_where_it_stands() -> None:
+    old = copy.deepcopy(BASE)
+    tool(old, "ping")["input_schema"] = {
+        "type": "object",
+        "properties": {"note": {"$ref": "#/$defs/note"}},
+        "$defs": {"note": {"type": "string", "maxLength": 50}},
+    }
+    new = copy.deepcopy(old)
+    tool(new, "ping")["input_schema"]["$defs"]["note"]["maxLength"] = 5
+    lines = [str(c) for c in compare(manifest(old), manifest(new)).changes]
+    assert lines == [
+        "breaking: tool `ping`: definition `note`: maxLength 50 → 5 "
+        "(narrower: values clients send may be refused)"
+    ]
