@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError
+from mcpgen.errors import Diagnostic, ManifestInvalid, McpgenError, interrupted_after_writing
 from mcpgen.generation import run_cache, run_record
 from mcpgen.generation.changes import (
     explicit_python_names,
@@ -159,6 +159,11 @@ def prepare(
     return replace(prepared, reused=tuple(_reused_files(root, prepared)))
 
 
+# Ctrl-C before this run's commit began: an earlier run's interrupted write, if one was being
+# recovered, is finished or undone by the next run (its journal stays until then).
+NOTHING_WRITTEN = "Interrupted: nothing was written."
+
+
 def generate_project(
     root: Path,
     *,
@@ -177,16 +182,19 @@ def generate_project(
     a run that `run_cache` proves to change nothing hands it the finished report instead.
     """
     root = root.resolve()
-    with project_session(root, writes=mode == "write") as recovered:
-        return _generate(
-            root,
-            force=force,
-            mode=mode,
-            hook=hook,
-            manifest_path=manifest_path,
-            on_plan=on_plan,
-            recovered=recovered,
-        )
+    try:
+        with project_session(root, writes=mode == "write") as recovered:
+            return _generate(
+                root,
+                force=force,
+                mode=mode,
+                hook=hook,
+                manifest_path=manifest_path,
+                on_plan=on_plan,
+                recovered=recovered,
+            )
+    except KeyboardInterrupt:  # before the commit began (the commit reports its own)
+        raise McpgenError(NOTHING_WRITTEN, exit_code=130) from None
 
 
 @contextmanager
@@ -253,6 +261,28 @@ def _generate(
                 "Interrupted: every change was undone, nothing was written.", exit_code=130
             ) from None
         written = bool(applied.changes)
+    try:
+        return _after_commit(
+            root, mode, prepared, result=result, written=written, seen=seen, recovered=recovered
+        )
+    except KeyboardInterrupt:  # Ctrl-C once the commit is over: everything is on disk
+        if written:
+            raise interrupted_after_writing() from None
+        raise McpgenError(NOTHING_WRITTEN, exit_code=130) from None
+
+
+def _after_commit(
+    root: Path,
+    mode: Mode,
+    prepared: Prepared,
+    *,
+    result: transaction.CommitResult | None,
+    written: bool,
+    seen: run_record.SeenInputs | None,
+    recovered: str | None,
+) -> GenerateReport:
+    """The report of a run whose writing is over: what it left behind, and the run cache."""
+    applied = prepared.applied
     leaving = [a.source for a in applied.changes if a.source is not None and not written]
     leaving += [a.path for a in applied.changes if a.kind == "delete" and a.owner == "user"]
     old_packages = find_old_packages(root, prepared.manifest.package)

@@ -170,3 +170,29 @@ def test_after_a_kill_reverting_the_manifest_is_not_refused(trees: Trees) -> Non
     assert not list(root.rglob("*.mcpgen-*")), "leftovers removed"
     assert not (root / ".mcpgen/journal.json").exists()
     assert sorted(user_files(project_tree(root)).values()) == trees.user_bytes
+
+
+def _interrupt_once_committed(trees: Trees) -> tuple[int | None, str]:
+    """SIGINT the moment the journal goes (the commit is over, the report not yet printed)."""
+    root = trees.fresh()
+    process = mcpgen("generate", str(root), delay=DELAY)
+    assert wait_for_journal(root, process)
+    while (root / JOURNAL_PATH).exists() and process.poll() is None:
+        time.sleep(0.0005)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=300)
+    assert project_tree(root).items() >= trees.new.items(), "the commit was complete"
+    return process.returncode, stderr
+
+
+def test_ctrl_c_once_the_commit_is_over_says_the_project_is_written(trees: Trees) -> None:
+    """Between the commit and the last line printed, Ctrl-C never ends the run in silence."""
+    outcomes = []
+    for _ in range(rounds(3, 10)):
+        code, stderr = _interrupt_once_committed(trees)
+        outcomes.append(code)
+        assert "Traceback" not in stderr
+        if code != 0:
+            said = ("interrupted after every change was written", "\nWrote ")
+            assert any(s in stderr for s in said), stderr
+    print(f"\nexit codes of Ctrl-C just after the commit: {outcomes}")

@@ -222,7 +222,7 @@ def _interrupted_or_raced(user: User, how: str, fraction: float) -> None:
         assert racer.wait(timeout=60) == 0, "the user's save came after mcpgen's stub"
         user.expected[handler] = RACED
     if how in ("term", "int") and process.returncode != 0:  # undone, or landed once done
-        said = ("every change was undone", "after every change was written", "\nWrote ")
+        said = ("nothing was written", "after every change was written", "\nWrote ")
         assert any(s in stderr for s in said) or process.returncode == -signal.SIGTERM, stderr
 
 
