@@ -119,6 +119,13 @@ class _Loop:
             return False
         return True
 
+    def _report_exit(self, console: Console) -> None:
+        """A server that ended by itself (its code exited) is said once; the next change
+        starts it again."""
+        code = self.server.exited()
+        if code is not None:
+            console.print(f"The server exited with {code}; waiting for a change to start it again.")
+
     def run(self, console: Console) -> None:
         """On each batch of changes: generate when the manifest or a spec changed (a broken
         one keeps the server), then restart; until Ctrl-C."""
@@ -128,6 +135,7 @@ class _Loop:
         while True:
             changes = self.feed.next_batch(0.5, since=self.server.started_at)
             if not changes:
+                self._report_exit(console)
                 continue
             began = time.monotonic()
             console.rule(f"changed: {describe(changes)}")

@@ -177,6 +177,14 @@ class ServerProcess:
                 _stop(process)
         self.process = self.spare = None
 
+    def exited(self) -> int | None:
+        """The exit code of a server that ended by itself since the last look, once."""
+        process = self.process
+        if process is None or process.poll() is None:
+            return None
+        self.process = None
+        return process.returncode
+
     @property
     def pid(self) -> int | None:
         """The running server's process id."""
