@@ -112,13 +112,18 @@ class ServerProcess:
     def restart(self, manifest: Manifest) -> None:
         """Serve `manifest`'s project; McpgenError when the server does not come up.
 
-        The running server drains and stops while the new one imports the project, and the
-        new one is waited for only once the old one has gone (a listener found before that
-        could be the old one). A new server that found the port still taken is started once
-        more, alone."""
+        The running server is asked to stop, and the spare told to start as soon as the old
+        one has closed its listening socket (it drains its requests meanwhile): the port is
+        then free for the new one, and what answers on it is the new one. The next spare
+        starts importing once the new server listens. A new server that found the port
+        still taken (an old one slow to let go) is started once more, alone."""
         self.manifest = manifest
+        previous = self.process
+        if previous is not None and previous.poll() is None:
+            previous.terminate()
+            self._wait_port_closed(previous)
         self.started_at = time.time()
-        previous, self.process = self.process, self._spawn()
+        self.process = self._spawn()
         if previous is not None:
             _stop(previous)
         try:
@@ -131,7 +136,18 @@ class ServerProcess:
                 self._wait_listening()
             except _ExitedEarly as again:
                 raise McpgenError(str(again)) from None
-        self.spare = self._warm()
+        self.spare = self._warm()  # once the server listens: not to slow its start down
+
+    def _wait_port_closed(self, previous: subprocess.Popen[bytes]) -> None:
+        """Until nothing accepts connections on the port (or the old server has gone)."""
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while time.monotonic() < deadline and previous.poll() is None:
+            try:
+                with socket.create_connection((HOST, self.port), 0.2):
+                    pass
+            except OSError:
+                return
+            time.sleep(0.01)
 
     def _warm(self) -> subprocess.Popen[bytes]:
         python, env = project_python(self.root)
