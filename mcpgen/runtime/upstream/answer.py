@@ -133,6 +133,10 @@ class Answers:
             value = {binding.wrap: value}
         if binding.output_validation == "warn":
             self._warn_if_mismatched(value)  # the response schema is the result's, wrapped
+        if self._structured and isinstance(value, dict):
+            # Plain JSON already (parsed just now): finished as it is, not converted again;
+            # the dispatcher checks it against the output schema and writes its text.
+            return CallToolResult(content=[], structured_content=value)
         if binding.output_validation == "strict":
             return value
         structured = value if isinstance(value, dict) else None
