@@ -15,7 +15,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mcp.server import ServerRequestContext
+from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INTERNAL_ERROR,

@@ -17,9 +17,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from mcp.server import ServerRequestContext
 from mcp.server.auth.middleware.auth_context import get_access_token
-from mcp.server.context import CallNext
+from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.context import HandlerResult as WireResult
 from mcp.types import (
     CreateMessageResult,

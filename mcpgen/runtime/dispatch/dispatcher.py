@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 import anyio
-from mcp.server import ServerRequestContext
-from mcp.server.context import CallNext
+from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.context import HandlerResult as WireResult
 from mcp.server.request_state import RequestStateSecurity
 from mcp.shared.exceptions import MCPError

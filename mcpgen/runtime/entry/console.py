@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.sdk_contract import fast_paths
+from ..core.sdk_packages import defer_sdk_packages
 from ..core.server_info import ServerInfo
 from ..stdio.claim import claimed_stdio
 from ..stdio.opening import Opening
@@ -34,6 +35,8 @@ def main(
     """Console script entry point: `load` imports the server (the SDK with it) and returns
     its full `ServerInfo` and dispatcher; `tools` is its tool table, loaded already."""
     args = prepare(info, argv)
+    if fast_paths().on:  # a proven SDK: its umbrella packages load only when asked
+        defer_sdk_packages()
     if args.transport == "http" or not can_open():
         serve, full_info, dispatcher = load_server(load)
         serve.run(full_info, dispatcher, args)

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from types import FrameType
 from typing import Any
 
-from mcp.server import Server
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
 
 from ..dispatch.dispatcher import Dispatcher

@@ -1,6 +1,6 @@
 """A tools-only server on stdio, started as a host starts it (no flags), loads only what its
-requests need: no catalog, no HTTP stack, no argparse, and no regex child process machinery
-for schemas without patterns."""
+requests need: no catalog, no HTTP stack, no argparse, no SDK client, and no regex child
+process machinery for schemas without patterns."""
 
 from __future__ import annotations
 
@@ -29,6 +29,11 @@ NEVER = (
     "weather._runtime.validation.regex_process",
     "weather._runtime.validation.bounded_regex",
     "uvicorn.protocols.http.h11_impl",
+    # The SDK's client and high-level server: their umbrella packages' `__init__` is deferred
+    # (`core.sdk_packages`), and the low-level server needs neither.
+    "mcp.client",
+    "mcp.server.mcpserver",
+    "pydantic_settings",
 )
 
 
