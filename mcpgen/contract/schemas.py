@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from mcpgen.generation.schema_diff import widens
+from mcpgen.schema.kinds import widens
 
 JSON = dict[str, Any]
 Side = Literal["input", "output"]

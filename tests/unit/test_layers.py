@@ -24,12 +24,12 @@ LAYERS: list[set[str]] = [
     {"schema"},
     {"openapi"},  # OpenAPI documents → tool drafts, expanded by the manifest
     {"manifest"},
+    {"contract"},  # judges what a client sees of two manifests (the plan and `mcpgen diff`)
     {"models"},
     {"render"},
     {"write"},
     {"scaffold"},
     {"generation", "hosts"},
-    {"contract"},  # judges the client contract with the schema walks of `generation`
     {"commands"},
     {"cli"},
     {"__init__", "__main__"},  # the public API and `python -m mcpgen`
