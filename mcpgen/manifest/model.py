@@ -49,14 +49,10 @@ class Unimplemented:
         )
 
 
-UNIMPLEMENTED_WIRE = (
-    Unimplemented(
-        "execution",
-        "taskSupport",
-        "the server does not implement MCP tasks (it declares no tasks capability)",
-        truthful=frozenset({"forbidden"}),
-    ),
-)
+# Every tool property MCP defines is implemented now: `execution.taskSupport` runs calls as
+# tasks (the runtime's `dispatch.tasks`). Kept so that a property added to MCP before the
+# server implements it is left out of tools/list, not promised.
+UNIMPLEMENTED_WIRE: tuple[Unimplemented, ...] = ()
 # Manifest spelling → wire spelling; the camelCase spelling is accepted as is.
 SCHEMA_ALIASES = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 
@@ -127,6 +123,8 @@ class Tool:
     timeout: float | None = None
     confirm: bool = False  # ask the user through elicitation before each call
     scopes: tuple[str, ...] = ()  # OAuth scopes a call needs
+    tags: tuple[str, ...] = ()  # toolsets, for `--toolsets` (not published)
+    max_result_chars: int | None = None  # None: the server's `--max-result-chars`
     binding: JSON | None = None  # how the runtime calls an HTTP API; None = a Python handler
     output_validation: str = "strict"  # strict | warn | off
     api: str | None = None  # key of the OpenApiSource the tool came from
@@ -457,6 +455,8 @@ def build_tool(raw: Mapping[str, Any]) -> Tool:
         timeout=raw.get("timeout"),
         confirm=bool(raw.get("confirm", False)),
         scopes=tuple(raw.get("scopes", ())),
+        tags=tuple(raw.get("tags", ())),
+        max_result_chars=raw.get("max_result_chars"),
     )
 
 

@@ -39,13 +39,16 @@ from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
 from ..core import guards
-from ..core.defaults import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
+from ..core.defaults import DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_RESULT_CHARS, DEFAULT_TIMEOUT
 from ..core.errors import ErrorPolicy, ToolError, shortened
 from ..core.limits import LoopLimiter, PoolSaturated, Raised, WorkerPool
+from ..core.result_size import bounded
 from ..core.results import NotJson, error_result, finished, plain_json
+from ..core.tool_filter import REQUEST_FILTER, ToolFilter, from_request, narrowed
 from ..core.tool_table import ToolCode, as_plain_json, to_json
 from ..validation.schema_check import VERDICT_THREADS, SchemaCheck, off_loop_if
 from .context import Context, InputRequired, LogLevels
+from .middleware import AroundCall, CallGuards
 from .request_state import ephemeral_security
 
 logger = logging.getLogger(__name__)
@@ -85,6 +88,10 @@ class ToolEntry(Protocol):
     @property
     def renamed_from(self) -> tuple[str, ...]: ...
     @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def max_result_chars(self) -> int | None: ...
+    @property
     def name(self) -> str: ...
     def load(self) -> ToolCode: ...
 
@@ -102,6 +109,9 @@ class ToolSpec(Generic[ModelT]):
     confirm: bool = False  # ask the user through elicitation before each call
     scopes: tuple[str, ...] = ()  # OAuth scopes a call needs (HTTP, OAuth mode)
     renamed_from: tuple[str, ...] = ()  # former names, still answered (unlisted)
+    rate_limit: tuple[int, float] | None = None  # (calls, per seconds), per client
+    tags: tuple[str, ...] = ()  # toolsets it belongs to (`--toolsets`)
+    max_result_chars: int | None = None  # None: the server's `--max-result-chars`
 
     @property
     def name(self) -> str:
@@ -129,7 +139,11 @@ class CallPolicy:
     default_timeout: float | None = DEFAULT_TIMEOUT
     workers: WorkerPool = field(default_factory=WorkerPool)
     env_names: tuple[str, ...] = ()  # the manifest's `env`, for `Context.env`
+    secret_headers: tuple[str, ...] = ()  # request headers whose values stay out of logs
     state: RequestStateSecurity = field(default_factory=ephemeral_security)
+    # The tools served (`--toolsets`, `--tools`, `--read-only`); None: all of them.
+    tool_filter: ToolFilter | None = None
+    max_result_chars: int = DEFAULT_MAX_RESULT_CHARS  # 0: no limit
 
     def timeout_of(self, spec: ToolEntry) -> float | None:
         return spec.timeout or self.default_timeout
@@ -354,8 +368,16 @@ def _finished_in_worker(
 class Dispatcher:
     """Serves tools/list and tools/call for a fixed table of tools."""
 
-    def __init__(self, tools: Sequence[ToolEntry], policy: CallPolicy | None = None) -> None:
+    def __init__(
+        self,
+        tools: Sequence[ToolEntry],
+        policy: CallPolicy | None = None,
+        *,
+        around_call: AroundCall | None = None,
+    ) -> None:
         self.policy = policy or CallPolicy()
+        # Rate limits and the project's `around_call` (None: neither, nothing to pay for).
+        self.guards = CallGuards.of(tools, around_call)
         self.log_levels = LogLevels()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
         # A renamed tool answers its former names too, unlisted, so clients built before the
@@ -371,6 +393,9 @@ class Dispatcher:
         # already (dict literals), so they are published as they are: a copy of each would
         # hold a second tool table in memory for the server's life (MBs at 200 tools).
         self._published: list[Any] = [as_plain_json(spec.definition) for spec in tools]
+        self._rows = tuple(tools)
+        # Each filter's share of `_published` (bounded: request headers can vary at will).
+        self._published_under: dict[tuple[ToolFilter | None, ToolFilter | None], list[Any]] = {}
 
     def _find(self, name: str) -> CompiledTool | None:
         """The tool called `name`, or the one that was called so before its rename."""
@@ -386,7 +411,12 @@ class Dispatcher:
                     current,
                 )
             tool = self._tools[current]
-        return tool
+        return tool if tool is None or self._shown(tool.spec) else None
+
+    def _shown(self, spec: ToolEntry) -> bool:
+        """Whether the server's filter and the request's narrowing both admit the tool."""
+        server, request = self.policy.tool_filter, REQUEST_FILTER.get()
+        return (server is None or server.admits(spec)) and (request is None or request.admits(spec))
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
         tool = self._find(name)
@@ -405,8 +435,19 @@ class Dispatcher:
 
     @property
     def published(self) -> list[Any]:
-        """Each tool's definition exactly as tools/list publishes it."""
-        return self._published
+        """Each tool's definition exactly as tools/list publishes it: those the server's
+        filter and the request's narrowing show (see `core.tool_filter`)."""
+        key = (self.policy.tool_filter, REQUEST_FILTER.get())
+        if key == (None, None):
+            return self._published
+        shown = self._published_under.get(key)
+        if shown is None:
+            if len(self._published_under) >= 64:
+                self._published_under.clear()
+            pairs = zip(self._rows, self._published, strict=True)
+            shown = [definition for spec, definition in pairs if self._shown(spec)]
+            self._published_under[key] = shown
+        return shown
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
@@ -422,15 +463,23 @@ class Dispatcher:
         The SDK shapes a handler's result through its own models, which drop what MCP does
         not define (e.g. an annotation `category`); the wire answer is changed after that.
         """
-        result = await call_next(ctx)
-        if ctx.method == "tools/list" and isinstance(result, dict):
-            return {**result, "tools": self._published}
+        # Also where a request's tool narrowing is read: from its HTTP headers, for
+        # everything the SDK does for it (none on stdio).
+        with narrowed(from_request(ctx.request)):
+            result = await call_next(ctx)
+            if ctx.method == "tools/list" and isinstance(result, dict):
+                return {**result, "tools": self.published}
         return result
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult | InputRequiredResult:
-        context = Context(ctx, env_names=self.policy.env_names, log_levels=self.log_levels)
+        context = Context(
+            ctx,
+            env_names=self.policy.env_names,
+            log_levels=self.log_levels,
+            secret_headers=self.policy.secret_headers,
+        )
         return await self.call(params.name, params.arguments or {}, context)
 
     def _tool(self, name: str) -> CompiledTool:
@@ -458,13 +507,23 @@ class Dispatcher:
         return model
 
     async def call(
-        self, name: str, arguments: Mapping[str, Any], context: Context | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any],
+        context: Context | None = None,
+        *,
+        http_request: Any = None,
+        guarded: bool = False,
     ) -> CallToolResult | InputRequiredResult:
-        """Validate, build the typed model, run the handler, check its result.
+        """Validate, build the typed model, run the handler, check its result; first the
+        guards (rate limit, `around_call`), unless they are `guarded` already.
 
+        `http_request`: the HTTP request of a call a fast path answers (with no `context`).
         Nothing the handler raises escapes, not even `SystemExit` or `GeneratorExit`: one bad
         call must not end the server for every other client.
         """
+        if self.guards is not None and not guarded:
+            return await self.guards.call(self, name, arguments, context, http_request)
         tool = self._tool(name)
         model = await self._admitted(tool, arguments)
         if isinstance(model, CallToolResult):
@@ -486,7 +545,11 @@ class Dispatcher:
 
     def _sendable(self, tool: CompiledTool, outcome: Any) -> CallToolResult:
         """What a handler returned, as the result to send (checked, redacted, bounded)."""
-        return self._finished(tool.to_result(outcome))
+        limit = tool.spec.max_result_chars
+        own = limit is not None
+        limit = self.policy.max_result_chars if limit is None else limit
+        result = bounded(tool.to_result(outcome), limit, tool=tool.spec.name, own_limit=own)
+        return self._finished(result)
 
     def _finished(self, result: CallToolResult) -> CallToolResult:
         return finished(result, self.policy.errors.redactor, self.policy.max_result_bytes)

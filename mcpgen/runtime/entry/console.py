@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..core.sdk_contract import fast_paths
 from ..core.sdk_packages import defer_sdk_packages
 from ..core.server_info import ServerInfo
+from ..core.tool_filter import from_args, visible
 from ..stdio.claim import claimed_stdio
 from ..stdio.opening import Opening
 from .command_line import prepare
@@ -43,7 +44,7 @@ def main(
         return
     with claimed_stdio() as (read_fd, write_fd):
         warm_up = WarmUp(load)
-        opening = Opening(info, tools, args.max_body_bytes)
+        opening = Opening(info, visible(tools, from_args(args)), args.max_body_bytes)
         try:
             handover = opening.serve(read_fd, write_fd, warm_up)
         except KeyboardInterrupt:  # as in the SDK's session: a quiet end

@@ -25,6 +25,7 @@ from ..core.errors import ErrorPolicy, Redactor, redact_logs
 from ..core.limits import WorkerPool
 from ..core.server_info import ServerInfo
 from ..core.state_secret import StateSecretError
+from ..core.tool_filter import from_args
 from ..dispatch.context import handshake_era_api, input_required_results
 from ..dispatch.dispatcher import CallPolicy, Dispatcher
 from ..dispatch.request_state import boundary, state_security
@@ -102,7 +103,10 @@ def call_policy(info: ServerInfo, args: SimpleNamespace) -> CallPolicy:
         default_timeout=timeout or None,
         workers=WorkerPool(args.workers),
         env_names=info.env,
+        secret_headers=info.secret_headers,
         state=state_security(args.state_secret_env, args.state_ttl),
+        tool_filter=from_args(args),
+        max_result_chars=args.max_result_chars,
     )
 
 

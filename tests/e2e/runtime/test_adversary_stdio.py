@@ -358,7 +358,7 @@ def test_both_paths_agree_after_a_second_initialize_with_another_version(server:
 @pytest.mark.parametrize("ending", ["sigterm", "eof"])
 def test_a_client_that_stops_reading_does_not_keep_the_server_alive(path: str, ending: str) -> None:
     process = subprocess.Popen(
-        [sys.executable, str(SERVER), "--max-result-bytes", "0"],
+        [sys.executable, str(SERVER), "--max-result-bytes", "0", "--max-result-chars", "0"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

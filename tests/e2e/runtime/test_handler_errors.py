@@ -153,9 +153,18 @@ def _call(request_id: int, name: str, arguments: dict[str, object]) -> dict[str,
     return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
 
 
-def test_results_over_the_size_cap_are_refused(session: StdioSession) -> None:
-    result = session.call("raise_it", {"what": "big"})
+def test_results_over_the_size_cap_are_refused() -> None:
+    # Without the character limit, which would cut the text first.
+    with stdio_session(SERVER, ["--max-result-chars", "0"], env={SECRET_ENV: SECRET}) as opened:
+        result = opened.call("raise_it", {"what": "big"})
     assert result["isError"] is True and "--max-result-bytes" in text(result)
+
+
+def test_a_text_result_over_the_character_limit_is_cut_with_a_note(session: StdioSession) -> None:
+    result = session.call("raise_it", {"what": "big"})
+    assert result["isError"] is False
+    assert text(result).startswith("x" * 100_000 + "\n\n[truncated: ")
+    assert "limit of 100000 (--max-result-chars)" in text(result)
 
 
 def test_invalid_arguments_quote_only_a_prefix_of_the_value(session: StdioSession) -> None:
