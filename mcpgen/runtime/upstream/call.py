@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 OFF_LOOP_BYTES = 256 * 1024  # a larger answer is parsed on a worker thread
+ACCEPT = "application/json, */*;q=0.8"
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,9 @@ class Upstream:
         # The credentials win over an argument of the same header name.
         taken = {name.lower() for name, _ in found.headers}
         headers = [h for h in outgoing.headers if h[0].lower() not in taken] + list(found.headers)
+        if not any(name.lower() == "accept" for name, _ in headers):
+            # JSON where the API offers it (some answer XML to `*/*`), anything else if not.
+            headers.insert(0, ("Accept", ACCEPT))
         retries = self.source.retries
         for attempt in range(retries + 1):
             last = attempt == retries

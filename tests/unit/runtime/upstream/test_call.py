@@ -95,6 +95,7 @@ async def test_a_json_answer_is_the_structured_result() -> None:
     sent = upstream.requests[0]
     assert sent.url.raw_path == b"/v1/items/a%2Fb"
     assert sent.headers["authorization"] == f"Bearer {SECRET}"
+    assert sent.headers["accept"] == "application/json, */*;q=0.8"
 
 
 @pytest.mark.anyio
@@ -361,3 +362,15 @@ async def test_each_request_may_take_the_sources_timeout() -> None:
     assert upstream.requests[0].extensions["timeout"] == dict.fromkeys(
         ("connect", "read", "write", "pool"), 42.0
     )
+
+
+@pytest.mark.anyio
+async def test_an_accept_argument_is_sent_as_given() -> None:
+    binding = get_item()
+    binding["parameters"] = [
+        *binding["parameters"],
+        {"name": "Accept", "in": "header", "argument": "Accept"},
+    ]
+    upstream = Recorder(json_answer(200, {}))
+    await upstream.call(binding, {"id": 1, "Accept": "text/csv"})
+    assert upstream.requests[0].headers.get_list("accept") == ["text/csv"]
