@@ -59,6 +59,7 @@ from .template_values import shown
 
 if TYPE_CHECKING:
     from ..dispatch.dispatcher import Dispatcher
+    from .listen import Listening
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +88,7 @@ class Catalog:
         }
         self._former_seen: set[str] = set()
         self.subscriptions = Subscriptions()
+        self._listening: Listening | None = None  # 2026-07-28 clients' listen streams
         self._dispatcher: Dispatcher | None = None
 
     def server_handlers(self, dispatcher: Dispatcher) -> dict[str, Any]:
@@ -100,9 +102,13 @@ class Catalog:
                 "on_read_resource": self.read_resource,
             }
         if any(r.subscribe for r in self.resources.values()):
+            from .listen import Listening  # noqa: PLC0415  (only with subscribable resources)
+
+            self._listening = self._listening or Listening()
             handlers |= {
                 "on_subscribe_resource": self.subscribe,
                 "on_unsubscribe_resource": self.unsubscribe,
+                "on_subscriptions_listen": self._listening.handler,
             }
         if self.prompts:
             handlers |= {"on_list_prompts": self.list_prompts, "on_get_prompt": self.get_prompt}
@@ -227,8 +233,13 @@ class Catalog:
         return uri
 
     async def resource_updated(self, uri: str) -> int:
-        """Tell every subscriber of `uri` that it changed; how many were told."""
-        return await self.subscriptions.notify(uri)
+        """Tell every subscriber of `uri` that it changed, of both eras; how many
+        handshake-era sessions were told (listen streams are not counted: the bus does not
+        say)."""
+        told = await self.subscriptions.notify(uri)
+        if self._listening is not None:
+            await self._listening.resource_updated(uri)
+        return told
 
     # Prompts
 

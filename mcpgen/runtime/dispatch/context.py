@@ -13,10 +13,12 @@ import logging
 import os
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+import anyio
+import anyio.lowlevel
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.context import HandlerResult as WireResult
@@ -133,6 +135,22 @@ class Context:
         self._state = CallState.decode(params.get("requestState"))
         self._asked = 0
         self.is_cancelled = False
+
+    # Tasks
+
+    # Set by `task_calls` on a call that may run as a task: answers the call with its task.
+    task_begin: Callable[[], None] | None = None
+
+    async def begin_task(self) -> None:
+        """Answer the call now with its task and go on in the background.
+
+        Only in a call that may run as a task (its tool's `execution.taskSupport`, a client
+        that takes tasks); elsewhere it does nothing. Questions asked before it are asked of
+        the call itself; after it, through the task (`tasks/get` shows them).
+        """
+        if self.task_begin is not None:
+            self.task_begin()
+        await anyio.lowlevel.checkpoint()
 
     # Who and what
 

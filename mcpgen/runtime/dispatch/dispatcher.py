@@ -44,6 +44,7 @@ from ..core.errors import ErrorPolicy, ToolError, shortened
 from ..core.limits import LoopLimiter, PoolSaturated, Raised, WorkerPool
 from ..core.result_size import bounded
 from ..core.results import NotJson, error_result, finished, plain_json
+from ..core.task_support import task_support
 from ..core.tool_filter import REQUEST_FILTER, ToolFilter, from_request, narrowed
 from ..core.tool_table import ToolCode, as_plain_json, to_json
 from ..validation.schema_check import VERDICT_THREADS, SchemaCheck, off_loop_if
@@ -426,7 +427,12 @@ class Dispatcher:
         """True for a known tool whose calls need nothing of the request but its arguments:
         no `Context` for the handler, no confirmation to ask for."""
         tool = self._find(name)
-        return tool is not None and not tool.wants_context and not tool.spec.confirm
+        return (
+            tool is not None
+            and not tool.wants_context
+            and not tool.spec.confirm
+            and task_support(tool.spec.definition) == "forbidden"  # tasks: see `task_calls`
+        )
 
     @property
     def tool_scopes(self) -> dict[str, tuple[str, ...]]:
@@ -541,6 +547,8 @@ class Dispatcher:
         except BaseException as exc:  # every kind, see the docstring
             if _is_server_cancellation(exc):
                 raise
+            if isinstance(exc, MCPError) and context.task_begin is not None:
+                raise  # a protocol error fails the task (`task_calls`), not a tool error
             return self._finished(self._failure(tool, exc))
 
     def _sendable(self, tool: CompiledTool, outcome: Any) -> CallToolResult:

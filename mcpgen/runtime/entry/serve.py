@@ -25,7 +25,9 @@ from ..core.errors import ErrorPolicy, Redactor, redact_logs
 from ..core.limits import WorkerPool
 from ..core.server_info import ServerInfo
 from ..core.state_secret import StateSecretError
+from ..core.task_support import runs_tasks
 from ..core.tool_filter import from_args
+from ..core.unchanging_lists import unchanging_lists
 from ..dispatch.context import handshake_era_api, input_required_results
 from ..dispatch.dispatcher import CallPolicy, Dispatcher
 from ..dispatch.request_state import boundary, state_security
@@ -53,6 +55,12 @@ def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
     server.middleware.append(boundary(dispatcher.policy.state, info.name))
     server.middleware.append(input_required_results)
     server.middleware.append(dispatcher.publish_definitions)
+    if runs_tasks(dispatcher.published):
+        from ..dispatch.task_calls import TaskCalls  # noqa: PLC0415  (a server with tasks)
+
+        TaskCalls(dispatcher).install(server)  # innermost: it sees the verified state
+    if "on_subscriptions_listen" in offered:
+        unchanging_lists(server)
     return server
 
 
