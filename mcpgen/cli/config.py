@@ -21,6 +21,7 @@ from mcpgen.hosts import DEFAULT_URL
 if TYPE_CHECKING:  # the host modules load when a command runs, not with `--help`
     from mcpgen.hosts.base import Host, Target, Transport
     from mcpgen.hosts.launch import MachineFacts, OsName
+    from mcpgen.hosts.tool_selection import ToolSelection
     from mcpgen.manifest.model import Manifest
 
 # Options shared by every form of the command.
@@ -35,6 +36,26 @@ BearerEnv = Annotated[
 TargetOs = Annotated[
     str | None,
     typer.Option("--os", help="linux, macos or windows: write that OS's forms and paths."),
+]
+Toolsets = Annotated[
+    str | None,
+    typer.Option(
+        metavar="TAG,...",
+        help="Serve only the tools tagged with one of these (stdio: the server's --toolsets; "
+        "HTTP: the X-MCP-Toolsets header).",
+    ),
+]
+Tools = Annotated[
+    str | None,
+    typer.Option(
+        metavar="NAME,...", help="Serve only these tools (with --toolsets: either); X-MCP-Tools."
+    ),
+]
+ReadOnly = Annotated[
+    bool,
+    typer.Option(
+        "--read-only", help="Serve only the tools annotated readOnlyHint; X-MCP-Readonly."
+    ),
 ]
 ProjectDir = Annotated[
     Path, typer.Argument(metavar="DIR", help="Project folder holding mcpgen.yaml.")
@@ -84,6 +105,17 @@ class SnippetOptions:
     url: str
     bearer_env: str | None
     os_name: str | None
+    toolsets: str | None = None
+    tools: str | None = None
+    read_only: bool = False
+
+    def selection(self, manifest: Manifest) -> ToolSelection:
+        """The tools the snippets ask for, checked against the manifest."""
+        from mcpgen.hosts.tool_selection import ToolSelection
+
+        chosen = ToolSelection.parse(self.toolsets, self.tools, self.read_only)
+        chosen.check(manifest)
+        return chosen
 
     def facts(self, root: Path) -> MachineFacts:
         """The machine facts, gathered once, for the OS the snippets are for."""
@@ -146,6 +178,7 @@ def write_hosts(directory: Path, options: SnippetOptions) -> None:
         launcher=options.launcher,
         url=options.url,
         bearer_env=options.bearer_env,
+        selection=options.selection(manifest),
     )
     err.print(
         f"wrote {len(written)} files into {root / 'hosts'} (see hosts/README.md)", markup=False
@@ -158,6 +191,7 @@ def _target(
     from mcpgen.hosts.render import make_target
 
     chosen = _transport(host, transport)
+    selection = options.selection(manifest)
     facts = options.facts(root)
     return make_target(
         manifest,
@@ -167,6 +201,7 @@ def _target(
         facts=facts,
         url=options.url,
         bearer_env=options.bearer_env,
+        selection=selection,
     )
 
 
@@ -232,11 +267,14 @@ def config(  # noqa: PLR0917  # Typer declares every option as a parameter
     yes: Yes = False,
     os_name: TargetOs = None,
     scope: Scope = "user",
+    toolsets: Toolsets = None,
+    tools: Tools = None,
+    read_only: ReadOnly = False,
 ) -> None:
     """Print a host's config snippet, or install it safely into the host's config file."""
     from mcpgen.hosts import get_host
 
-    options = SnippetOptions(launcher, url, bearer_env, os_name)
+    options = SnippetOptions(launcher, url, bearer_env, os_name, toolsets, tools, read_only)
     if all_hosts:
         # The older spelling `mcpgen config --all DIR`: the one positional argument is DIR.
         write_hosts(Path(host_name) if host_name is not None else directory, options)
@@ -252,19 +290,23 @@ def config(  # noqa: PLR0917  # Typer declares every option as a parameter
             _print_snippet(host, target)
 
 
-def hosts(
+def hosts(  # noqa: PLR0917  # Typer declares every option as a parameter
     directory: ProjectDir = Path("."),
     launcher: Launcher = None,
     url: Url = DEFAULT_URL,
     bearer_env: BearerEnv = None,
     os_name: TargetOs = None,
+    toolsets: Toolsets = None,
+    tools: Tools = None,
+    read_only: ReadOnly = False,
 ) -> None:
     """Write every host's config snippet into DIR/hosts/, with a README saying what goes where.
 
     The files hold absolute paths for this machine: keep `hosts/` out of git. Run it again
     after moving the project or changing the manifest's name or env.
     """
-    write_hosts(directory, SnippetOptions(launcher, url, bearer_env, os_name))
+    options = SnippetOptions(launcher, url, bearer_env, os_name, toolsets, tools, read_only)
+    write_hosts(directory, options)
 
 
 def register(app: typer.Typer) -> None:

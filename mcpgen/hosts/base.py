@@ -6,7 +6,7 @@ everything is built as plain data and serialised by `formats`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -15,6 +15,7 @@ from mcpgen.hosts import secrets
 from mcpgen.hosts.formats import Format, dump
 from mcpgen.hosts.launch import Launch, OsName, is_absolute
 from mcpgen.hosts.secrets import EnvSyntax
+from mcpgen.hosts.tool_selection import ToolSelection
 from mcpgen.manifest.model import Manifest
 
 JSON = dict[str, Any]
@@ -32,6 +33,8 @@ class Target:
     os: OsName
     url: str = DEFAULT_URL
     bearer_env: str | None = None  # HTTP: send `Authorization: Bearer $bearer_env`
+    # The tools asked for: the server's flags on stdio (in `launch`), headers over HTTP.
+    selection: ToolSelection = field(default_factory=ToolSelection)
 
     @property
     def server(self) -> str:
@@ -120,10 +123,12 @@ class Host:
         return self.env_syntax
 
     def headers(self, t: Target) -> dict[str, str]:
-        """`Authorization` when the target has a bearer variable; otherwise no headers."""
+        """`Authorization` when the target has a bearer variable, and the tool selection's
+        X-MCP-* headers."""
         if t.bearer_env is None:
-            return {}
-        return {"Authorization": secrets.bearer_value(t.bearer_env, self.header_syntax())}
+            return t.selection.headers()
+        bearer = secrets.bearer_value(t.bearer_env, self.header_syntax())
+        return {"Authorization": bearer, **t.selection.headers()}
 
     def entry(self, t: Target) -> JSON:
         """The server entry for the target's transport."""

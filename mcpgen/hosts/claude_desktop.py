@@ -37,6 +37,8 @@ class ClaudeDesktop(Host):
             # No spaces around ':' — Windows mangles spaces inside args (mcp-remote README).
             args += ["--header", f"Authorization:${{{AUTH_HEADER_VAR}}}"]
             entry["env"] = {AUTH_HEADER_VAR: f"Bearer {secrets.placeholder(t.bearer_env)}"}
+        for name, value in t.selection.headers().items():  # the tool selection's X-MCP-*
+            args += ["--header", f"{name}:{value}"]
         if urlsplit(t.url).scheme == "http":
             args.append("--allow-http")
         launch = npx_launch(tuple(args), t.os)

@@ -44,10 +44,14 @@ class Codex(Host):
         entry: JSON = {"url": t.url}
         if t.bearer_env:
             entry["bearer_token_env_var"] = t.bearer_env
+        if t.selection.headers():  # the tool selection's X-MCP-* headers, sent as they are
+            entry["http_headers"] = t.selection.headers()
         return entry
 
     def extras(self, t: Target) -> list[Extra]:
         """The `codex mcp add` line that adds the same entry."""
+        if t.transport == "http" and t.selection.headers():
+            return []  # `codex mcp add` sets no headers: the table above is the way
         if t.transport == "http":
             argv = ["codex", "mcp", "add", t.server, "--url", t.url]
             if t.bearer_env:

@@ -14,8 +14,9 @@ from pathlib import PurePath
 from mcpgen.errors import McpgenError
 from mcpgen.hosts import secrets
 from mcpgen.hosts.base import DEFAULT_URL, Host, Snippet, Target, Transport
-from mcpgen.hosts.launch import Launcher, MachineFacts, build_launch
+from mcpgen.hosts.launch import Launch, Launcher, MachineFacts, build_launch
 from mcpgen.hosts.limits import HostWarning, host_limit_diagnostics
+from mcpgen.hosts.tool_selection import ToolSelection
 from mcpgen.manifest.model import Manifest
 
 HOSTS_DIR = "hosts"
@@ -38,11 +39,23 @@ def make_target(
     facts: MachineFacts,
     url: str = DEFAULT_URL,
     bearer_env: str | None = None,
+    selection: ToolSelection | None = None,
 ) -> Target:
-    """The target for one transport, launched by the chosen launcher; the root must be UTF-8."""
+    """The target for one transport, launched by the chosen launcher; the root must be UTF-8.
+    The `selection`'s flags follow the launch's own arguments."""
     _require_utf8(root)
+    selection = selection or ToolSelection()
     launch = build_launch(manifest, root, launcher, facts)
-    return Target(manifest, transport, launch, facts.os_name, url=url, bearer_env=bearer_env)
+    launch = Launch(launch.command, (*launch.args, *selection.server_args()))
+    return Target(
+        manifest,
+        transport,
+        launch,
+        facts.os_name,
+        url=url,
+        bearer_env=bearer_env,
+        selection=selection,
+    )
 
 
 def _require_utf8(root: PurePath) -> None:
@@ -67,6 +80,7 @@ def render_snippets(
     facts: MachineFacts,
     url: str = DEFAULT_URL,
     bearer_env: str | None = None,
+    selection: ToolSelection | None = None,
 ) -> list[Snippet]:
     """Every host's snippet for every transport it supports, in registry order."""
     return [
@@ -79,6 +93,7 @@ def render_snippets(
                 facts=facts,
                 url=url,
                 bearer_env=bearer_env,
+                selection=selection,
             )
         )
         for host in hosts
@@ -94,13 +109,21 @@ def render_host_files(
     launcher: str | None = None,
     url: str = DEFAULT_URL,
     bearer_env: str | None = None,
+    selection: ToolSelection | None = None,
 ) -> list[HostFile]:
     """The `hosts/` folder `mcpgen hosts` writes, in a stable order. Pure."""
     from mcpgen.hosts import HOSTS
 
     chosen = facts.launcher(launcher)
     snippets = render_snippets(
-        manifest, project_root, HOSTS, launcher=chosen, facts=facts, url=url, bearer_env=bearer_env
+        manifest,
+        project_root,
+        HOSTS,
+        launcher=chosen,
+        facts=facts,
+        url=url,
+        bearer_env=bearer_env,
+        selection=selection,
     )
     files = [HostFile(f"{HOSTS_DIR}/{s.filename}", s.text) for s in snippets]
     readme = render_readme(

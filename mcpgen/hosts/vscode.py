@@ -68,8 +68,9 @@ class VSCode(Host):
     def headers(self, t: Target) -> dict[str, str]:
         """The bearer token as an `${input:<id>}` prompt (`${env:VAR}` fails in headers)."""
         if t.bearer_env is None:
-            return {}
-        return {"Authorization": f"Bearer ${{input:{input_id(t.server, t.bearer_env)}}}"}
+            return t.selection.headers()
+        bearer = f"Bearer ${{input:{input_id(t.server, t.bearer_env)}}}"
+        return {"Authorization": bearer, **t.selection.headers()}
 
     def stdio_entry(self, t: Target) -> JSON:
         """The base entry marked `"type": "stdio"`."""
