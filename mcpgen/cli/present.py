@@ -65,11 +65,16 @@ def summary_lines(summary: ChangeSummary) -> list[str]:
     lines = [f"[bold green]+ {escape(name)}[/]: tool added" for name in summary.added]
     for name in summary.removed:
         retired = [escape(s.path) for s in summary.retired_stubs if s.tool == name]
-        fate = "its handler is kept"
+        fate = ", its handler is kept"
         if retired:  # they hold only mcpgen's bytes; an edited file stays, reported orphaned
-            fate = f"its files, unedited since mcpgen wrote them, go with it ({', '.join(retired)})"
+            fate = (
+                f", its files, unedited since mcpgen wrote them, go with it ({', '.join(retired)})"
+            )
+        elif name in summary.removed_unhandled:
+            fate = ""
         lines.append(
-            f"[bold red]- {escape(name)}[/]: tool removed; the server no longer exposes it, {fate}"
+            f"[bold red]- {escape(name)}[/]: tool removed; the server no longer exposes it{fate}; "
+            f"{_BREAKS_CLIENTS}calls to it fail"
         )
     for rename in summary.renamed:
         lines += _rename_lines(rename)
@@ -82,9 +87,16 @@ def summary_lines(summary: ChangeSummary) -> list[str]:
     for change in summary.changed:
         lines.append(f"[bold]~ {escape(change.tool)}[/]: changed")
         for item in change.changes:
-            mark = "[yellow]BREAKS the handler:[/] " if item.breaking else ""
+            breaks_handler = item.breaking and not change.bound
+            mark = "[yellow]BREAKS the handler:[/] " if breaks_handler else ""
             lines.append(f"    {mark}{escape(item.text)}")
+        lines += [f"    {_BREAKS_CLIENTS}{escape(f.text)}" for f in change.breaks_clients]
     return lines + catalog_lines(summary.catalog)
+
+
+# Judged as `mcpgen diff` judges: by what a client built against the last version sends and
+# reads (a handler is judged apart, above).
+_BREAKS_CLIENTS = "[red]BREAKS existing clients:[/] "
 
 
 def _catalog_rename_lines(rename: CatalogRename) -> list[str]:

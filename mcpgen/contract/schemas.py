@@ -121,6 +121,10 @@ class _Walk:
             self.objects(old, new, name)
         if isinstance(old.get("items"), dict) and isinstance(new.get("items"), dict):
             self.schema(old["items"], new["items"], f"{name}[]")
+        for keyword in _COMBINATORS:
+            if _pairwise(old, new, keyword):  # each part judged where it stands, as one value
+                for was, now in zip(old[keyword], new[keyword], strict=True):
+                    self.schema(as_schema(was), as_schema(now), name)
         if _enum(old) != _enum(new) and None not in (_enum(old), _enum(new)):
             self.enum_change(old, new, name)
         if (_enum(old) is None) != (_enum(new) is None):
@@ -274,11 +278,26 @@ def _other_changes(old: JSON, new: JSON) -> Iterator[tuple[str, Any, Any]]:
     a value, so each counts as a narrowing unless it was removed."""
     known = ANNOTATIONS | _STRUCTURE | set(_LOWER) | set(_UPPER) | set(_OPAQUE)
     for key in sorted((old.keys() | new.keys()) - known):
-        if key in ("$defs", "definitions"):
+        if key in ("$defs", "definitions") or _pairwise(old, new, key):
             continue
         was, now = old.get(key), new.get(key)
         if json.dumps(was, sort_keys=True) != json.dumps(now, sort_keys=True):
             yield key, was, now
+
+
+_COMBINATORS = ("allOf", "anyOf", "oneOf")
+
+
+def _pairwise(old: JSON, new: JSON, key: str) -> bool:
+    """Whether both schemas combine as many parts with `key`: then part i is compared with
+    part i (an OpenAPI response is often `allOf: [$ref, {properties: ...}]`)."""
+    was, now = old.get(key), new.get(key)
+    return (
+        key in _COMBINATORS
+        and isinstance(was, list)
+        and isinstance(now, list)
+        and len(was) == len(now)
+    )
 
 
 def _definitions(walk: _Walk, old: JSON, new: JSON) -> None:

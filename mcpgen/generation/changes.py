@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal
 
+from mcpgen.contract.schemas import Finding as ClientFinding
+from mcpgen.contract.schemas import input_findings, output_findings
 from mcpgen.generation.catalog_changes import CatalogSummary, summarise_catalog
 from mcpgen.generation.schema_diff import SchemaChange, input_changes, output_changes
 from mcpgen.generation.stubs import RetiredStub, retired_stubs
@@ -51,6 +53,9 @@ class ToolChange:
 
     tool: str
     changes: tuple[SchemaChange, ...]
+    # What an existing client sends or reads that no longer holds (`mcpgen diff`'s verdicts).
+    breaks_clients: tuple[ClientFinding, ...] = ()
+    bound: bool = False  # answered by an HTTP API binding: there is no handler to break
 
     @property
     def breaking(self) -> tuple[SchemaChange, ...]:
@@ -74,6 +79,8 @@ class ChangeSummary:
     # the user's, and would fail the project's tests and type check (they import the tool's
     # models), so they go with their tool.
     retired_stubs: tuple[RetiredStub, ...] = ()
+    # Removed tools that had no handler file (bound to an HTTP API): nothing of theirs is kept.
+    removed_unhandled: tuple[str, ...] = ()
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -104,6 +111,14 @@ def _tool_changes(old: ToolRecord, new: Tool) -> list[SchemaChange]:
         if _normal(old_wire.get(key)) != _normal(new_wire.get(key)):
             found.append(SchemaChange(f"{key.lstrip('_')} changed", breaking=False))
     return found
+
+
+def _client_breaks(old: ToolRecord, new: Tool) -> tuple[ClientFinding, ...]:
+    """The changes that break a client built against the previous tools/list entry."""
+    old_wire, new_wire = json.loads(_normal(old.wire)), json.loads(_normal(new.wire()))
+    found = input_findings(old_wire.get("inputSchema") or {}, new_wire.get("inputSchema") or {})
+    found += output_findings(old_wire.get("outputSchema"), new_wire.get("outputSchema"))
+    return tuple(f for f in found if f.breaking)
 
 
 def _user_files_of(plan: RenderPlan, tool: str) -> list[str]:
@@ -178,7 +193,12 @@ def summarise(
             if same_name.python_name != tool.python_name:
                 renames.append(_rename(same_name, tool, "python_name", plan))
     changed = [
-        ToolChange(tool.name, tuple(found))
+        ToolChange(
+            tool.name,
+            tuple(found),
+            _client_breaks(continued[tool.name], tool),
+            bound=tool.binding is not None,
+        )
         for tool in manifest.tools
         if tool.name in continued and (found := _tool_changes(continued[tool.name], tool))
     ]
@@ -195,8 +215,17 @@ def summarise(
     stubs = (
         retired_stubs(root, previous, leaving, plan, manifest.package) if root is not None else ()
     )
+    unhandled_removed = tuple(n for n in removed if not previous.tools[n].user_files)
     return ChangeSummary(
-        False, added, removed, tuple(renames), tuple(changed), hints, catalog, stubs
+        False,
+        added,
+        removed,
+        tuple(renames),
+        tuple(changed),
+        hints,
+        catalog,
+        stubs,
+        unhandled_removed,
     )
 
 
