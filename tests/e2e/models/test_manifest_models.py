@@ -1,8 +1,8 @@
 """A manifest with the schema shapes whose models and publication mcpgen shapes itself (a
-`$ref` through the schema's own `$id`, defaults, tagged unions, a tuple, a property MCP defines
-but the server does not implement): the project installs, passes its own tests, ruff and
-mypy --strict, its handler uses the typed model plainly, and tools/list leaves out
-`execution.taskSupport`."""
+`$ref` through the schema's own `$id`, defaults, tagged unions, a tuple, a tool that may run as
+a task): the project installs, passes its own tests, ruff and
+mypy --strict, its handler uses the typed model plainly, and tools/list publishes
+`execution.taskSupport` as written."""
 
 from __future__ import annotations
 
@@ -74,5 +74,5 @@ def test_shaped_models_project(tmp_path: Path, project_venv: ProjectVenv) -> Non
     assert_lint_clean(root, project_venv)
     env = {**os.environ, "PYTHONPATH": str(root / "src")}
     (published,) = raw_tools_list([str(project_venv.python), "-m", "shapes"], env)
-    assert "execution" not in published
+    assert published["execution"] == {"taskSupport": "optional"}
     assert published["inputSchema"]["$id"] == "https://shapes.invalid/draw.json"  # type: ignore[index]

@@ -797,17 +797,22 @@ def test_recursion_through_a_property_or_an_item_is_recursive_data(
 
 
 @pytest.mark.parametrize("value", ["optional", "required"])
-def test_task_support_the_server_lacks_is_a_warning_at_its_key(value: str) -> None:
+def test_task_support_is_published_as_the_server_runs_such_calls_as_tasks(value: str) -> None:
+    manifest, diagnostics = check(tool(execution={"taskSupport": value}))
+    assert diagnostics == [] and manifest is not None
+    assert manifest.tools[0].wire()["execution"] == {"taskSupport": value}
+
+
+def test_task_support_outside_mcp_values_is_an_error_at_its_key() -> None:
     text = (
         "name: a\nversion: '1'\ntools:\n  - name: t\n    description: d\n"
-        f"    execution: {{taskSupport: {value}}}\n    input_schema: {{type: object}}\n"
+        "    execution: {taskSupport: sometimes}\n    input_schema: {type: object}\n"
     )
     manifest, diagnostics = check_text(text, "m.yaml")
-    assert manifest is not None
+    assert manifest is None
     assert [str(d) for d in diagnostics] == [
-        "m.yaml:6:17: tools[0] (t).execution.taskSupport: warning: 'execution.taskSupport' "
-        "will not be published: the server does not implement MCP tasks (it declares no "
-        "tasks capability)"
+        'm.yaml:6:30: tools[0] (t).execution.taskSupport: "sometimes" is not one of '
+        '"forbidden", "optional", "required"'
     ]
 
 
