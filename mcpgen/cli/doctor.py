@@ -27,14 +27,25 @@ def doctor(  # noqa: PLR0917  (typer passes options by keyword)
     token_env: Annotated[
         str | None, typer.Option(help="Variable holding the HTTP server's bearer token.")
     ] = None,
+    toolsets: Annotated[
+        str | None,
+        typer.Option(metavar="TAG,...", help="As `mcpgen config --toolsets`: probe with it."),
+    ] = None,
+    tools: Annotated[
+        str | None, typer.Option(metavar="NAME,...", help="As `mcpgen config --tools`.")
+    ] = None,
+    read_only: Annotated[
+        bool, typer.Option("--read-only", help="As `mcpgen config --read-only`.")
+    ] = False,
 ) -> None:
     """Run the launch command the snippets contain, do the MCP handshake, report per host."""
     from mcpgen.cli import out
     from mcpgen.cli.present import print_auth_check, print_doctor
     from mcpgen.cli.project_dir import find_project_manifest
     from mcpgen.hosts import HOSTS, get_host
-    from mcpgen.hosts.doctor import diagnose
+    from mcpgen.hosts.doctor import diagnose, filtered_count
     from mcpgen.hosts.launch import gather_facts
+    from mcpgen.hosts.tool_selection import ToolSelection
     from mcpgen.scaffold.template import project_manifest
 
     if timeout <= 0:
@@ -42,8 +53,11 @@ def doctor(  # noqa: PLR0917  (typer passes options by keyword)
     manifest_path = find_project_manifest(directory)
     root = manifest_path.parent.resolve()
     facts = gather_facts(root)
+    manifest = project_manifest(manifest_path)
+    selection = ToolSelection.parse(toolsets, tools, read_only)
+    selection.check(manifest)
     launch, probe, http, reports = diagnose(
-        project_manifest(manifest_path),
+        manifest,
         root,
         [get_host(name) for name in host] if host else list(HOSTS),
         launcher=facts.launcher(launcher),
@@ -51,10 +65,13 @@ def doctor(  # noqa: PLR0917  (typer passes options by keyword)
         environ=dict(os.environ),
         url=url,
         timeout=timeout,
+        selection=selection,
     )
     from mcpgen.hosts.http_auth import auth_check
 
     hosts_ok = print_doctor(out, launch, probe, http, reports)
+    if probe.ok and not selection.everything:
+        out.print(f"filtered: {filtered_count(probe, manifest, selection)}", markup=False)
     auth_ok = print_auth_check(out, auth_check(url, token_env, os.environ))
     if not (hosts_ok and auth_ok):
         # Not typer.Exit: the code must reach the shell through the one error boundary.

@@ -31,6 +31,7 @@ from mcpgen.hosts.launch import (
     build_launch,
     is_absolute,
 )
+from mcpgen.hosts.tool_selection import ToolSelection
 from mcpgen.manifest.model import Manifest
 
 Status = Literal["ok", "warn", "fail"]
@@ -113,12 +114,22 @@ def probe_stdio(launch: Launch, env: Mapping[str, str], timeout: float = 20.0) -
             return Probe(False, error=message)
 
 
-def _probe_http(url: str, timeout: float = 10.0) -> Probe:
-    """Handshake with whatever answers at `url` and list its tools."""
+def _probe_http(url: str, timeout: float = 10.0, headers: Mapping[str, str] | None = None) -> Probe:
+    """Handshake with whatever answers at `url` and list its tools (sending `headers`)."""
     try:
-        return anyio.run(_handshake, url, timeout)
+        if not headers:
+            return anyio.run(_handshake, url, timeout)
+        return anyio.run(_handshake_with_headers, url, headers, timeout)
     except Exception as exc:  # any failure means "not this MCP server"
         return Probe(False, error=_describe(exc))
+
+
+async def _handshake_with_headers(url: str, headers: Mapping[str, str], timeout: float) -> Probe:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with httpx2.AsyncClient(headers=dict(headers), timeout=timeout) as http:
+        return await _handshake(streamable_http_client(url, http_client=http), timeout)
 
 
 def port_in_use(url: str, timeout: float = 1.0) -> bool:
@@ -190,31 +201,49 @@ def _env_checks(host: Host, manifest: Manifest, environ: Mapping[str, str]) -> l
     return checks
 
 
-def _handshake_check(probe: Probe, manifest: Manifest) -> Check:
-    """The stdio probe judged: failed, missing some of the manifest's tools, or ok."""
+def _handshake_check(
+    probe: Probe, manifest: Manifest, selection: ToolSelection | None = None
+) -> Check:
+    """The stdio probe judged: failed, missing some of the manifest's tools (those the
+    selection shows), or ok."""
     if not probe.ok:
         return Check("fail", f"stdio handshake failed: {probe.error}")
-    missing = sorted({t.name for t in manifest.tools} - set(probe.tools))
+    selection = selection or ToolSelection()
+    missing = sorted(set(selection.shown(manifest)) - set(probe.tools))
     if missing:
         return Check(
             "warn",
             f"handshake ok, but tools missing from tools/list: "
             f"{', '.join(missing)} (run `mcpgen generate` and reinstall?)",
         )
-    return Check("ok", f"stdio handshake ok, {len(probe.tools)} tools")
+    return Check("ok", f"stdio handshake ok, {filtered_count(probe, manifest, selection)}")
 
 
-def http_check(url: str, script: str, timeout: float) -> Check:
-    """Whether the HTTP snippets reach this server: nothing listening, it, or something else."""
+def filtered_count(probe: Probe, manifest: Manifest, selection: ToolSelection) -> str:
+    """`N tools`, or `N of M tools (--toolsets …)` when a selection filters them."""
+    if selection.everything:
+        return f"{len(probe.tools)} tools"
+    return f"{len(probe.tools)} of {len(manifest.tools)} tools ({selection.describe()})"
+
+
+def http_check(
+    url: str, script: str, timeout: float, selection: ToolSelection | None = None
+) -> Check:
+    """Whether the HTTP snippets reach this server: nothing listening, it, or something else;
+    the selection's X-MCP-* headers are sent as the snippets send them."""
+    selection = selection or ToolSelection()
     if not port_in_use(url):
         return Check(
             "warn",
             f"nothing is listening at {url}: start the server with "
             f"`{script} --transport http` before using the HTTP snippets",
         )
-    probe = _probe_http(url, timeout)
+    probe = _probe_http(url, timeout, selection.headers())
     if probe.ok:
-        return Check("ok", f"HTTP server at {url} answers, {len(probe.tools)} tools")
+        shown = f"{len(probe.tools)} tools"
+        if not selection.everything:
+            shown += f" for the headers {', '.join(selection.headers())}"
+        return Check("ok", f"HTTP server at {url} answers, {shown}")
     return Check(
         "fail",
         f"port in use: something at {url} is not an MCP server "
@@ -233,12 +262,16 @@ def diagnose(
     url: str = DEFAULT_URL,
     timeout: float = 20.0,
     launch: Launch | None = None,
+    selection: ToolSelection | None = None,
 ) -> tuple[Launch, Probe, Check, list[HostReport]]:
-    """Probe the launch once, then judge it per host. `launch` overrides the computed one."""
+    """Probe the launch once, then judge it per host. `launch` overrides the computed one;
+    the `selection`'s flags follow its arguments, as in the snippets."""
+    selection = selection or ToolSelection()
     launch = launch or build_launch(manifest, root, launcher, facts)
+    launch = Launch(launch.command, (*launch.args, *selection.server_args()))
     probe = probe_stdio(launch, environ, timeout)
-    stdio = _handshake_check(probe, manifest)
-    http = http_check(url, manifest.script, min(timeout, 10.0))
+    stdio = _handshake_check(probe, manifest, selection)
+    http = http_check(url, manifest.script, min(timeout, 10.0), selection)
     reports = []
     for host in hosts:
         report = HostReport(host.key, host.title)
