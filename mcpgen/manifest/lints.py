@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from mcpgen.manifest.list_size import list_size_findings
 from mcpgen.manifest.messages import Finding
 from mcpgen.manifest.sourcemap import JsonPath
 
@@ -43,7 +44,7 @@ def lint_findings(data: Any) -> list[Finding]:
         if isinstance(tool, dict):
             findings += _tool_lints(tool, ("tools", index))
     findings += _budget(tools)
-    return findings
+    return findings + list_size_findings(tools)
 
 
 def _tool_lints(tool: dict[str, Any], path: JsonPath) -> list[Finding]:
