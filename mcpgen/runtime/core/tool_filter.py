@@ -12,11 +12,14 @@ Standard library only: the stdio opening filters its tools/list answer before th
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
+
+logger = logging.getLogger(__name__)
 
 TOOLSETS_HEADER = "x-mcp-toolsets"
 TOOLS_HEADER = "x-mcp-tools"
@@ -136,6 +139,15 @@ def from_request(request: object) -> ToolFilter | None:
 def visible(rows: Sequence[RowT], chosen: ToolFilter | None) -> Sequence[RowT]:
     """The rows `chosen` admits (all of them, as they are, for no filter)."""
     return rows if chosen is None else tuple(row for row in rows if chosen.admits(row))
+
+
+def served(rows: Sequence[RowT], chosen: ToolFilter | None) -> Sequence[RowT]:
+    """`visible`, with a warning logged for each toolset or tool the flags name that no row
+    has (a typo serves fewer tools than meant, silently otherwise)."""
+    if chosen is not None:
+        for missing in chosen.unmatched(rows):
+            logger.warning("--toolsets/--tools: no %s in this server", missing)
+    return visible(rows, chosen)
 
 
 # The narrowing of the HTTP request being answered; None on stdio and without the headers.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ..core.sdk_contract import fast_paths
 from ..core.sdk_packages import defer_sdk_packages
 from ..core.server_info import ServerInfo
-from ..core.tool_filter import from_args, visible
+from ..core.tool_filter import from_args, served
 from ..stdio.claim import claimed_stdio
 from ..stdio.opening import Opening
 from .command_line import prepare
@@ -36,6 +36,7 @@ def main(
     """Console script entry point: `load` imports the server (the SDK with it) and returns
     its full `ServerInfo` and dispatcher; `tools` is its tool table, loaded already."""
     args = prepare(info, argv)
+    shown = served(tools, from_args(args))
     if fast_paths().on:  # a proven SDK: its umbrella packages load only when asked
         defer_sdk_packages()
     if args.transport == "http" or not can_open():
@@ -44,7 +45,7 @@ def main(
         return
     with claimed_stdio() as (read_fd, write_fd):
         warm_up = WarmUp(load)
-        opening = Opening(info, visible(tools, from_args(args)), args.max_body_bytes)
+        opening = Opening(info, shown, args.max_body_bytes)
         try:
             handover = opening.serve(read_fd, write_fd, warm_up)
         except KeyboardInterrupt:  # as in the SDK's session: a quiet end

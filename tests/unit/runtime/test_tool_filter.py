@@ -20,6 +20,7 @@ from mcpgen.runtime.core.tool_filter import (
     from_headers,
     from_request,
     narrowed,
+    served,
     visible,
 )
 from mcpgen.runtime.dispatch.dispatcher import CallPolicy, Dispatcher, ToolSpec
@@ -173,3 +174,12 @@ def test_a_requests_narrowing_applies_within_it_only() -> None:
     assert names(served.published) == ["read", "write"]
     unfiltered = dispatcher(None)
     assert unfiltered.published is unfiltered.published  # the table itself, not a copy
+
+
+def test_flags_naming_nothing_served_are_warned_about(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING"):
+        assert [r.name for r in served(ROWS, from_flags("issues,isues", None, False))] == [
+            "get_issue",
+            "create_issue",
+        ]
+    assert caplog.messages == ["--toolsets/--tools: no toolset 'isues' in this server"]
