@@ -436,8 +436,9 @@ class Dispatcher:
 
     @property
     def tool_scopes(self) -> dict[str, tuple[str, ...]]:
-        """The OAuth scopes each tool needs, for the HTTP gate."""
-        return {name: tool.spec.scopes for name, tool in self._tools.items()}
+        """The OAuth scopes each tool the server shows needs, for the HTTP gate (a hidden
+        tool is refused as unknown, whatever the token's scopes)."""
+        return {n: t.spec.scopes for n, t in self._tools.items() if self._shown(t.spec)}
 
     @property
     def published(self) -> list[Any]:

@@ -183,3 +183,9 @@ def test_flags_naming_nothing_served_are_warned_about(caplog: pytest.LogCaptureF
             "create_issue",
         ]
     assert caplog.messages == ["--toolsets/--tools: no toolset 'isues' in this server"]
+
+
+def test_the_http_gate_judges_the_scopes_of_shown_tools_only() -> None:
+    # A hidden tool's call goes on to be refused as unknown, not as a missing scope.
+    assert set(dispatcher(from_flags("a", None, False)).tool_scopes) == {"read", "write"}
+    assert set(dispatcher(None).tool_scopes) == {"read", "write", "other"}
