@@ -143,13 +143,22 @@ def _combined(schema: JSON, root: JSON, depth: int) -> tuple[bool, JSON]:
             return True, build(_merged(rest, options[0]), root, depth + 1)
     if not schema.get("allOf"):
         return False, None
-    merged: dict[str, JSON] = {}
-    for part in schema["allOf"]:
-        value = build(part, root, depth + 1)
-        if not isinstance(value, dict):
-            return True, value
-        merged.update(value)
-    return True, merged
+    return True, build(_all_of_merged(schema, root), root, depth + 1)
+
+
+def _all_of_merged(schema: JSON, root: JSON, depth: int = 0) -> JSON:
+    """An allOf and the keywords beside it as one schema: properties and required lists
+    joined, any other keyword from the first place that gives it."""
+    merged = {k: v for k, v in schema.items() if k != "allOf"}
+    for listed in schema.get("allOf", []):
+        part = _resolve(listed, root)
+        if depth < _DEPTH and isinstance(part, dict) and "allOf" in part:
+            part = _all_of_merged(part, root, depth + 1)
+        if isinstance(part, dict):
+            for key, value in part.items():
+                merged.setdefault(key, value)
+            merged = _merged(merged, {k: part[k] for k in ("properties", "required") if k in part})
+    return merged
 
 
 def build(schema: JSON, root: JSON | None = None, depth: int = 0) -> JSON:
@@ -229,7 +238,7 @@ def _searched(schema: JSON, validator: Draft202012Validator) -> JSON:
             settings=settings(
                 database=None,
                 derandomize=True,
-                max_examples=200,
+                max_examples=50,
                 suppress_health_check=list(HealthCheck),
             ),
         )
