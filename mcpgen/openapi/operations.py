@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from mcpgen.openapi.local_defs import prune_defs, tidy_defs
@@ -51,7 +51,6 @@ class ToolDraft:
     annotations: JSON
     binding: JSON
     deprecated: bool = False
-    notes: list[str] = field(default_factory=list)
 
 
 def operation_key(operation: JSON, method: str, path: str) -> str:
