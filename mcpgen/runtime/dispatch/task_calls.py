@@ -201,7 +201,9 @@ class TaskCalls:
         task.job = job
         waiter = asyncio.ensure_future(started.wait())
         try:
-            await asyncio.wait((job, waiter), timeout=INLINE_GRACE, return_when="FIRST_COMPLETED")
+            await asyncio.wait(
+                (job, waiter), timeout=INLINE_GRACE, return_when=asyncio.FIRST_COMPLETED
+            )
         except BaseException:
             if not task.told:
                 job.cancel()  # the client left before it was told of a task
