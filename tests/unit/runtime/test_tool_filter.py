@@ -3,6 +3,7 @@ serving only those (in process, through the SDK's in-memory client)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,9 +24,11 @@ from mcpgen.runtime.core.tool_filter import (
     served,
     visible,
 )
+from mcpgen.runtime.core.tool_table import LazyTool, ToolCode
 from mcpgen.runtime.dispatch.dispatcher import CallPolicy, Dispatcher, ToolSpec
 from mcpgen.runtime.entry.command_line import defaults, parse_args
 from mcpgen.runtime.entry.serve import build_server
+from mcpgen.runtime.stdio.opening import Opening
 from tests.support.runtime.tiny_tools import INFO
 
 
@@ -189,3 +192,32 @@ def test_the_http_gate_judges_the_scopes_of_shown_tools_only() -> None:
     # A hidden tool's call goes on to be refused as unknown, not as a missing scope.
     assert set(dispatcher(from_flags("a", None, False)).tool_scopes) == {"read", "write"}
     assert set(dispatcher(None).tool_scopes) == {"read", "write", "other"}
+
+
+def test_the_opening_lists_the_shown_tools_only() -> None:
+    """The stdio opening answers tools/list before the SDK loads: from the shown rows."""
+    rows = [_lazy("read", ("a",)), _lazy("other", ("b",))]
+    opening = Opening(INFO, served(rows, from_flags("a", None, False)), 1 << 20)
+    try:
+        handshake = {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        }
+        lines = [
+            {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": handshake},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        ]
+        answers = [opening._answer(json.dumps(line).encode()) for line in lines]
+    finally:
+        opening.close()
+    assert answers[2] is not None
+    assert json.loads(answers[2])["result"]["tools"] == [_lazy("read", ()).definition]
+
+
+def _lazy(name: str, tags: tuple[str, ...]) -> LazyTool:
+    def load() -> ToolCode:
+        raise AssertionError("not loaded to list it")
+
+    return LazyTool({"name": name, "inputSchema": {"type": "object"}}, load, "x.py", tags=tags)
