@@ -37,9 +37,10 @@ def main(
     its full `ServerInfo` and dispatcher; `tools` is its tool table, loaded already."""
     args = prepare(info, argv)
     shown = served(tools, from_args(args))
+    opens = args.transport != "http" and can_open()  # says why not first, if not
     if fast_paths().on:  # a proven SDK: its umbrella packages load only when asked
         defer_sdk_packages()
-    if args.transport == "http" or not can_open():
+    if not opens:
         serve, full_info, dispatcher = load_server(load)
         serve.run(full_info, dispatcher, args)
         return
