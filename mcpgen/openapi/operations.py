@@ -344,12 +344,20 @@ def _resolved_top(schema: JSON, defs: dict[str, JSON]) -> JSON | None:
     return None
 
 
-def _is_object(schema: JSON) -> bool:
+def _is_object(schema: JSON, defs: dict[str, JSON]) -> bool:
+    """Whether every value `schema` accepts is a JSON object (so it can be MCP's structured
+    content as it is): an object type, or a union whose every branch is one."""
     kind = schema.get("type")
     if kind == "object":
         return True
-    composed = any(k in schema for k in ("anyOf", "oneOf", "allOf", "not", "$ref", "enum"))
-    return kind is None and "properties" in schema and not composed
+    if kind is not None or "not" in schema or "enum" in schema or "const" in schema:
+        return False
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list) and branches and "allOf" not in schema:
+        resolved = [_resolved_top(b, defs) if isinstance(b, dict) else None for b in branches]
+        return all(b is not None and _is_object(b, defs) for b in resolved)
+    composed = any(k in schema for k in ("anyOf", "oneOf", "allOf", "$ref"))
+    return "properties" in schema and not composed
 
 
 def _success(responses: Any) -> tuple[str, Any] | None:
@@ -379,7 +387,7 @@ def _response(refs: SpecRefs, operation: JSON) -> tuple[JSON | None, JSON]:
     schema = _converted(refs, media[1]["schema"], "response")
     defs: dict[str, JSON] = dict(schema.get("$defs", {}))
     top = _resolved_top(schema, defs)
-    if top is not None and _is_object(top):
+    if top is not None and _is_object(top, defs):
         output = {**top, "type": "object"}
         if defs:
             output["$defs"] = dict(sorted(defs.items()))

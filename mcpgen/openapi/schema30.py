@@ -3,10 +3,11 @@
 OpenAPI 3.0 speaks a dialect of draft-05: `nullable: true` instead of a `null` type,
 boolean `exclusiveMinimum`/`exclusiveMaximum` beside `minimum`/`maximum`, one `example`
 instead of `examples`, and `$ref` replacing its siblings. 3.1 schemas are JSON Schema 2020-12
-already; only `example` (deprecated there) is rewritten. Keywords JSON Schema does not know
-and no validator applies are dropped: `discriminator` (the `oneOf` branches decide anyway),
-`xml`, `externalDocs` and every `x-` extension, so the published schema says only what is
-checked. Subschemas are converted by the caller (`refs.SchemaConverter`), which walks them.
+already; only `example` (deprecated there) and a leftover `nullable: true` are rewritten.
+Keywords JSON Schema does not know and no validator applies are dropped: `discriminator`
+(the `oneOf` branches decide anyway), `xml`, `externalDocs` and every `x-` extension, so the
+published schema says only what is checked. Subschemas are converted by the caller
+(`refs.SpecRefs`), which walks them.
 """
 
 from __future__ import annotations
@@ -39,10 +40,12 @@ def convert_keywords(schema: JSON, version: str) -> JSON:
                 del converted[bound]
                 if flag and limit in converted:
                     converted[bound] = converted.pop(limit)
-        if schema.get("nullable") is True:
-            converted = _nullable(converted)
         if converted.get("format") in ("binary", "byte", "base64") and "type" not in converted:
             converted["type"] = "string"
+    if schema.get("nullable") is True:
+        # 3.1 dropped `nullable`, yet documents written as 3.1 still use it, meaning null is
+        # allowed (and mock servers answer null there): it is honoured in both versions.
+        converted = _nullable(converted)
     return converted
 
 

@@ -153,3 +153,9 @@ def test_a_ref_that_loops_outside_components_is_refused() -> None:
 def test_a_ref_to_nothing_is_refused() -> None:
     with pytest.raises(RefError, match="points to nothing"):
         SpecRefs(SPEC, "3.0").schema_for_tool({"$ref": "#/components/schemas/Nope"}, "request")
+
+
+def test_a_leftover_nullable_in_a_31_document_is_honoured() -> None:
+    assert convert_keywords({"type": "string", "nullable": True}, "3.1") == {
+        "type": ["string", "null"]
+    }

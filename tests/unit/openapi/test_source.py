@@ -283,3 +283,19 @@ def test_a_recursive_31_schema_is_kept_as_local_defs(notes: SourceResult) -> Non
     Draft202012Validator(listed.output_schema).validate(
         {"result": [{"id": "1", "text": "a", "due": None, "children": [{"id": "2", "text": "b"}]}]}
     )
+
+
+def test_a_union_of_objects_is_an_object_output_not_wrapped(project: Path) -> None:
+    spec = project / "openapi" / "pets.yaml"
+    spec.write_text(
+        spec.read_text().replace(
+            "              schema: {$ref: '#/components/schemas/Pet'}\n        default:",
+            "              schema:\n                oneOf:\n"
+            "                  - {$ref: '#/components/schemas/Pet'}\n"
+            "                  - {$ref: '#/components/schemas/Error'}\n        default:",
+        )
+    )
+    shown = _tool(_import(project), "showPetById")
+    assert shown.output_schema is not None and shown.output_schema["type"] == "object"
+    assert len(shown.output_schema["oneOf"]) == 2
+    assert shown.binding is not None and shown.binding["response"]["wrap"] is None
