@@ -344,18 +344,27 @@ def _resolved_top(schema: JSON, defs: dict[str, JSON]) -> JSON | None:
     return None
 
 
-def _is_object(schema: JSON, defs: dict[str, JSON]) -> bool:
+def _is_object(schema: JSON, defs: dict[str, JSON], depth: int = 0) -> bool:
     """Whether every value `schema` accepts is a JSON object (so it can be MCP's structured
-    content as it is): an object type, or a union whose every branch is one."""
+    content as it is): an object type, an `allOf` with an object branch, or a union whose
+    every branch is one."""
     kind = schema.get("type")
     if kind == "object":
         return True
+    if depth > 16:  # a union of references that loops: not worth following further
+        return False
     if kind is not None or "not" in schema or "enum" in schema or "const" in schema:
         return False
+    every = schema.get("allOf")
+    if isinstance(every, list) and every:
+        # A value must match each branch: one object branch makes every value an object.
+        resolved = [_resolved_top(b, defs) if isinstance(b, dict) else None for b in every]
+        if any(b is not None and _is_object(b, defs, depth + 1) for b in resolved):
+            return True
     branches = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(branches, list) and branches and "allOf" not in schema:
         resolved = [_resolved_top(b, defs) if isinstance(b, dict) else None for b in branches]
-        return all(b is not None and _is_object(b, defs) for b in resolved)
+        return all(b is not None and _is_object(b, defs, depth + 1) for b in resolved)
     composed = any(k in schema for k in ("anyOf", "oneOf", "allOf", "$ref"))
     return "properties" in schema and not composed
 

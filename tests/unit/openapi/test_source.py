@@ -299,3 +299,18 @@ def test_a_union_of_objects_is_an_object_output_not_wrapped(project: Path) -> No
     assert shown.output_schema is not None and shown.output_schema["type"] == "object"
     assert len(shown.output_schema["oneOf"]) == 2
     assert shown.binding is not None and shown.binding["response"]["wrap"] is None
+
+
+def test_an_all_of_with_an_object_branch_is_an_object_output(project: Path) -> None:
+    spec = project / "openapi" / "pets.yaml"
+    spec.write_text(
+        spec.read_text().replace(
+            "              schema: {$ref: '#/components/schemas/Pet'}\n        default:",
+            "              schema:\n                allOf:\n"
+            "                  - {$ref: '#/components/schemas/Error'}\n"
+            "                  - {properties: {code: {type: integer}}}\n        default:",
+        )
+    )
+    shown = _tool(_import(project), "showPetById")
+    assert shown.output_schema is not None and shown.output_schema["type"] == "object"
+    assert shown.binding is not None and shown.binding["response"]["wrap"] is None
