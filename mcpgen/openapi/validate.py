@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -202,8 +203,11 @@ def _validator_version() -> str:
 
 def _known_valid(document: SpecDocument) -> list[Diagnostic] | None:
     """The warnings of a document this validator already found valid, or None."""
+    path = _cache_file(document.sha256)
+    if not _trusted(path):
+        return None
     try:
-        record = json.loads(_cache_file(document.sha256).read_text("utf-8"))
+        record = json.loads(path.read_text("utf-8"))
         if record["validator"] != _validator_version():
             return None
         return [
@@ -212,6 +216,16 @@ def _known_valid(document: SpecDocument) -> list[Diagnostic] | None:
         ]
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _trusted(path: Path) -> bool:
+    """A verdict only this user can have written: theirs, and not writable by others."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return False
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return stat.S_ISREG(info.st_mode) and mine and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _remember_valid(document: SpecDocument, warnings: list[tuple[JsonPath, Diagnostic]]) -> None:
