@@ -239,6 +239,7 @@ def _remember_valid(document: SpecDocument, warnings: list[tuple[JsonPath, Diagn
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         temp = path.with_suffix(f".{os.getpid()}.tmp")
         temp.write_text(json.dumps(record), "utf-8")
+        os.chmod(temp, 0o600)  # whatever the umask: a verdict others can write is not trusted
         os.replace(temp, path)
     except OSError:
         return
