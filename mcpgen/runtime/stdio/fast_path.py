@@ -107,10 +107,13 @@ class PlainAnswers:
             )
         return request.method in METHODS and not params
 
-    async def reply(self, request: JSONRPCRequest, version: str) -> JSONRPCResponse | JSONRPCError:
-        """The answer to a plain request in a session of protocol `version`."""
+    async def reply(
+        self, request: JSONRPCRequest, version: str, http_request: Any = None
+    ) -> JSONRPCResponse | JSONRPCError:
+        """The answer to a plain request in a session of protocol `version` (carried by
+        `http_request` on HTTP, for what the call's guards read of it)."""
         try:
-            result = await self._result(request.method, request.params or {}, version)
+            result = await self._result(request.method, request.params or {}, version, http_request)
         except Exception as exc:  # the SDK's mapping of a handler's exception, verbatim
             error = handler_exception_to_error_data(exc)
             if error is None:
@@ -119,10 +122,15 @@ class PlainAnswers:
             return JSONRPCError(jsonrpc="2.0", id=request.id, error=error)
         return JSONRPCResponse(jsonrpc="2.0", id=request.id, result=result)
 
-    async def _result(self, method: str, params: Mapping[str, Any], version: str) -> dict[str, Any]:
+    async def _result(
+        self, method: str, params: Mapping[str, Any], version: str, http_request: Any = None
+    ) -> dict[str, Any]:
         outcome: BaseModel | None = None  # ping: an empty result
         if method == "tools/call":
-            outcome = await self._dispatcher.call(params["name"], params.get("arguments") or {})
+            arguments = params.get("arguments") or {}
+            outcome = await self._dispatcher.call(
+                params["name"], arguments, http_request=http_request
+            )
         elif method == "tools/list":
             outcome = ListToolsResult(tools=[])
         # As the SDK's runner dumps a handler's result.
