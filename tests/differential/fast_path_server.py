@@ -100,9 +100,9 @@ def _record_fast_paths(path: str) -> None:
             took(request.id)
         return result
 
-    async def answered(self: StatelessFastPath, message: Any, version: str, *rest: Any) -> str:
+    async def answered(self: StatelessFastPath, message: Any, version: str, request: Any) -> str:
         took(message.id)
-        return await answer(self, message, version, *rest)
+        return await answer(self, message, version, request)
 
     FastPath.takes = taken  # type: ignore[method-assign]
     StatelessFastPath._answer = answered  # type: ignore[method-assign]
