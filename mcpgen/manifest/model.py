@@ -125,6 +125,7 @@ class Tool:
     scopes: tuple[str, ...] = ()  # OAuth scopes a call needs
     tags: tuple[str, ...] = ()  # toolsets, for `--toolsets` (not published)
     max_result_chars: int | None = None  # None: the server's `--max-result-chars`
+    rate_limit: tuple[int, float] | None = None  # (calls, per seconds), counted per client
     binding: JSON | None = None  # how the runtime calls an HTTP API; None = a Python handler
     output_validation: str = "strict"  # strict | warn | off
     api: str | None = None  # key of the OpenApiSource the tool came from
@@ -411,6 +412,7 @@ class Manifest:
     package_pinned: bool = False  # `package:` written in the manifest, not derived from `name`
     timeout: float | None = None  # default per-call timeout, for tools without their own
     debug: bool = False  # unexpected exceptions' messages reach the client
+    secret_headers: tuple[str, ...] = ()  # request headers kept out of the server's logs
     publish: Publish = field(default_factory=Publish)
     resources: tuple[Resource, ...] = ()
     resource_templates: tuple[ResourceTemplate, ...] = ()
@@ -457,7 +459,13 @@ def build_tool(raw: Mapping[str, Any]) -> Tool:
         scopes=tuple(raw.get("scopes", ())),
         tags=tuple(raw.get("tags", ())),
         max_result_chars=raw.get("max_result_chars"),
+        rate_limit=_rate_limit(raw.get("rate_limit")),
     )
+
+
+def _rate_limit(raw: Mapping[str, Any] | None) -> tuple[int, float] | None:
+    """A tool's `rate_limit: {calls, per}` as (calls, seconds)."""
+    return None if raw is None else (int(raw["calls"]), float(raw["per"]))
 
 
 def build_manifest(
@@ -497,6 +505,7 @@ def build_manifest(
         package_pinned="package" in raw,
         timeout=raw.get("timeout"),
         debug=bool(raw.get("debug", False)),
+        secret_headers=tuple(raw.get("secret_headers", ())),
         publish=build_publish(raw.get("publish") or {}),
         resources=tuple(_build_resource(r, root) for r in raw.get("resources", ())),
         resource_templates=tuple(_build_resource_template(t) for t in templates_of(raw)),
