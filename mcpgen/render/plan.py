@@ -261,6 +261,11 @@ def _user_files(manifest: Manifest, paths: ProjectPaths) -> list[PlannedFile]:
             _render("handlers_init.py.jinja", manifest=manifest),
             "user",
         ),
+        PlannedFile(
+            f"{paths.package}/middleware.py",
+            _render("middleware.py.jinja", manifest=manifest),
+            "user",
+        ),
     ]
     for tool in manifest.tools:
         if tool.binding is not None:

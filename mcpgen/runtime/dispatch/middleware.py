@@ -13,7 +13,9 @@ a project that uses neither pays nothing for them.
 
 from __future__ import annotations
 
+import dis
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from types import CodeType
 from typing import Any, Protocol, TypeAlias
 
 from mcp.types import CallToolResult, InputRequiredResult
@@ -63,12 +65,17 @@ def is_pass_through(hook: Callable[..., Any]) -> bool:
     reference = _pass_through.__code__
     return (
         code is not None
-        and code.co_code == reference.co_code
-        and code.co_names == reference.co_names
         and code.co_varnames == reference.co_varnames
         and code.co_argcount == reference.co_argcount
         and getattr(hook, "__defaults__", None) is None
+        and _instructions(code) == _instructions(reference)
     )
+
+
+def _instructions(code: CodeType) -> list[tuple[str, object]]:
+    """What `code` does, by operation and value (not by the index of a constant, which a
+    docstring shifts)."""
+    return [(i.opname, i.argval) for i in dis.get_instructions(code)]
 
 
 def rate_limits_of(tools: Sequence[Limited]) -> RateLimits:
@@ -105,7 +112,7 @@ class CallGuards:
     ) -> CallResult:
         """`dispatcher.call` of `name`, within the tool's limit and through the hook."""
         # An unknown tool is refused as the dispatcher refuses it; a former name is the tool.
-        tool = dispatcher._tool(name).spec.name  # noqa: SLF001
+        tool = dispatcher._tool(name).spec.name
         policy = dispatcher.policy
         if context is None:  # a fast path's call: the context is built for the guards
             context = Context(
