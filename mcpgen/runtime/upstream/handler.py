@@ -32,15 +32,10 @@ class Arguments(BaseModel):
 
 
 def caller_authorization(context: Context) -> str | None:
-    """The Authorization header of the HTTP request that carried the call; None on stdio.
-
-    Read where `Context.session_id` reads its header: the SDK's request context holds the
-    transport's request (None on stdio).
-    """
-    request = getattr(context, "_request", None)
-    headers = getattr(getattr(request, "request", None), "headers", None)
-    value = None if headers is None else headers.get("authorization")
-    return value if isinstance(value, str) else None
+    """The caller's bearer token as an Authorization value (`Context.access_token`, read
+    from the HTTP request that carried this very call); None on stdio or without one."""
+    token = context.access_token
+    return None if token is None else f"Bearer {token}"
 
 
 def tool_handler(

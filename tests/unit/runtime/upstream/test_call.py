@@ -15,6 +15,7 @@ import httpx2
 import pytest
 from mcp.types import CallToolResult
 
+from mcpgen.runtime.dispatch.context import Context
 from mcpgen.runtime.upstream import call as call_module
 from mcpgen.runtime.upstream.answer import Answers
 from mcpgen.runtime.upstream.binding import ApiSource, Binding
@@ -284,13 +285,9 @@ def test_arguments_are_kept_as_sent() -> None:
     assert Arguments.model_validate(sent).plain() == sent
 
 
-class FakeContext:
-    """What the SDK's request context shows of an HTTP request: its headers."""
-
-    def __init__(self, authorization: str) -> None:
-        self._request = SimpleNamespace(
-            request=SimpleNamespace(headers={"authorization": authorization})
-        )
+def FakeContext(authorization: str) -> Context:
+    """A handler's context for a call whose HTTP request carries `authorization`."""
+    return Context(None, http_request=SimpleNamespace(headers={"authorization": authorization}))
 
 
 @pytest.mark.anyio
