@@ -16,6 +16,7 @@ from ..core.sdk_contract import fast_paths
 from ..core.sdk_packages import defer_sdk_packages
 from ..core.server_info import ServerInfo
 from ..core.tool_filter import from_args, served
+from ..dispatch.telemetry import tracing_requested
 from ..stdio.claim import claimed_stdio
 from ..stdio.opening import Opening
 from .command_line import prepare
@@ -37,7 +38,8 @@ def main(
     its full `ServerInfo` and dispatcher; `tools` is its tool table, loaded already."""
     args = prepare(info, argv)
     shown = served(tools, from_args(args))
-    opens = args.transport != "http" and can_open()  # says why not first, if not
+    # With traces on, the SDK answers from the first request, in its own spans.
+    opens = args.transport != "http" and not tracing_requested() and can_open()
     if fast_paths().on:  # a proven SDK: its umbrella packages load only when asked
         defer_sdk_packages()
     if not opens:

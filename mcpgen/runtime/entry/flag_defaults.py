@@ -44,6 +44,7 @@ FLAG_DEFAULTS: dict[str, Any] = {
     "header_timeout": 10.0,
     "idle_timeout": 5.0,
     "stateless": False,
+    "metrics": False,
     "json_response": False,
     "max_sessions": 1000,
     "max_sessions_per_client": 50,

@@ -213,6 +213,11 @@ def add_http_arguments(parser: argparse.ArgumentParser) -> None:
     add("--stateless", action="store_true", help="no sessions: every request stands alone")
     add("--json-response", action="store_true", help="answer POSTs with JSON, not SSE streams")
     add(
+        "--metrics",
+        action="store_true",
+        help="serve Prometheus metrics at /metrics (needs the project's `otel` extra)",
+    )
+    add(
         "--max-sessions",
         type=whole(0),
         help="open sessions in all; 0: no cap (default: %(default)s)",

@@ -31,6 +31,8 @@ from ..core.unchanging_lists import unchanging_lists
 from ..dispatch.context import handshake_era_api, input_required_results
 from ..dispatch.dispatcher import CallPolicy, Dispatcher
 from ..dispatch.request_state import boundary, state_security
+from ..dispatch.telemetry import TELEMETRY
+from ..dispatch.telemetry import configure as configure_telemetry
 from .command_line import prepare
 
 if TYPE_CHECKING:
@@ -55,6 +57,8 @@ def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
     server.middleware.append(boundary(dispatcher.policy.state, info.name))
     server.middleware.append(input_required_results)
     server.middleware.append(dispatcher.publish_definitions)
+    if TELEMETRY.metrics is not None:  # `--metrics`: the SDK's requests counted too
+        server.middleware.append(TELEMETRY.metrics.middleware)
     if runs_tasks(dispatcher.published):
         from ..dispatch.task_calls import TaskCalls  # noqa: PLC0415  (a server with tasks)
 
@@ -143,6 +147,8 @@ def run(
     except StateSecretError as exc:
         raise SystemExit(f"{info.name}: {exc}") from None
     redact_logs(dispatcher.policy.errors.redactor)
+    metrics = args.transport == "http" and getattr(args, "metrics", False)
+    configure_telemetry(info.name, metrics=metrics)
     try:
         if args.transport == "http":
             serve_http(info, dispatcher, args)

@@ -18,6 +18,7 @@ paths are off (an SDK release other than those the differential tests proved the
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -46,6 +47,7 @@ from pydantic import BaseModel, ValidationError
 from ..core.sdk_contract import VERIFIED_PROTOCOLS, fast_paths
 from ..dispatch.context import input_required_results
 from ..dispatch.dispatcher import Dispatcher
+from ..dispatch.telemetry import TELEMETRY, is_metrics_middleware
 
 try:  # private parts of the SDK, there in every release `core.sdk_contract` accepts
     from mcp.server._otel import OpenTelemetryMiddleware
@@ -83,6 +85,7 @@ class PlainAnswers:
                 isinstance(m, OpenTelemetryMiddleware | RequestStateBoundary)
                 or m == dispatcher.publish_definitions
                 or m is input_required_results
+                or is_metrics_middleware(m)
                 for m in server.middleware
             )
         )
@@ -113,7 +116,16 @@ class PlainAnswers:
         """The answer to a plain request in a session of protocol `version` (carried by
         `http_request` on HTTP, for what the call's guards read of it)."""
         try:
-            result = await self._result(request.method, request.params or {}, version, http_request)
+            params = request.params or {}
+            if TELEMETRY.on:  # the span the SDK opens for a request, and the metrics
+                answer = functools.partial(
+                    self._result, request.method, params, version, http_request
+                )
+                result = await TELEMETRY.observe(
+                    request.method, params, request.id, version, answer
+                )
+            else:
+                result = await self._result(request.method, params, version, http_request)
         except Exception as exc:  # the SDK's mapping of a handler's exception, verbatim
             error = handler_exception_to_error_data(exc)
             if error is None:

@@ -55,7 +55,8 @@ def call(server: HttpServer, name: str, session: str | None = None, **headers: s
 
 def seen(result: dict[str, Any]) -> dict[str, Any]:
     assert result["isError"] is False, result
-    return json.loads(result["content"][0]["text"])
+    decoded: dict[str, Any] = json.loads(result["content"][0]["text"])
+    return decoded
 
 
 def client_headers(n: int) -> dict[str, str]:
