@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -169,3 +170,36 @@ async def test_stdio_has_no_headers_and_counts_one_client() -> None:
     assert errors == [False, False, True]
     assert isinstance(hooked.content[0], TextContent)
     assert hooked.content[0].text == "value=10 via stdio"
+
+
+def test_oauth_callers_are_told_apart_by_subject(tmp_path: Path) -> None:
+    jwt = pytest.importorskip("jwt")
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(key.public_key()))
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps({"keys": [{**public, "kid": "k1", "use": "sig", "alg": "RS256"}]}))
+    issuer, resource = "https://issuer.example", "http://127.0.0.1/mcp"
+    now = int(time.time())
+    claims = {"iss": issuer, "aud": resource, "exp": now + 300, "iat": now}
+    tokens = {
+        name: jwt.encode({**claims, "sub": name}, key, algorithm="RS256", headers={"kid": "k1"})
+        for name in ("alice", "bob")
+    }
+    args = ["--oauth-issuer", issuer, "--oauth-resource", resource]
+    args += ["--oauth-jwks-file", str(jwks), "--stateless"]
+    with caller_server(*args, "--json-response") as server:
+
+        def whoami(name: str) -> dict[str, Any]:
+            return seen(call(server, "whoami", authorization=f"Bearer {tokens[name]}"))
+
+        with ThreadPoolExecutor(8) as pool:
+            names = ["alice", "bob"] * 8
+            results = list(pool.map(whoami, names))
+        limited = [
+            call(server, "limited", authorization=f"Bearer {tokens[name]}")["isError"]
+            for name in ("alice", "alice", "alice", "bob")
+        ]
+    assert [(r["subject"], r["token"]) for r in results] == [(n, tokens[n]) for n in names]
+    assert limited == [False, False, True, False]  # one peer address, two subjects
