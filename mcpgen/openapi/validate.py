@@ -107,12 +107,16 @@ def _validator_problems(document: SpecDocument) -> list[tuple[JsonPath, Diagnost
     )
     found: list[tuple[JsonPath, Diagnostic]] = []
     errors = validator_class(data).iter_errors()
+    counts = {"error": 0, "warning": 0}
     try:
         for error in errors:
-            if len(found) == MAX_REPORTED:
+            where, diagnostic = _located(document, error)
+            counts[diagnostic.level] += 1
+            if counts[diagnostic.level] <= MAX_REPORTED:
+                found.append((where, diagnostic))
+            if counts["error"] > MAX_REPORTED:
                 found.append(((), document.diagnostic((), "… and more problems: fix these first")))
                 break
-            found.append(_located(document, error))
     except Unresolvable as exc:
         ref = getattr(exc, "ref", None) or str(exc).split(" does not exist")[0]
         found.append(((), document.diagnostic((), f"a $ref does not resolve: {ref}")))
@@ -122,6 +126,11 @@ def _validator_problems(document: SpecDocument) -> list[tuple[JsonPath, Diagnost
         # The validator assumes shapes its own schema checks first; a document odd enough
         # to reach past those checks is refused rather than crashing the command.
         found.append(((), document.diagnostic((), f"not valid OpenAPI: {exc}")))
+    if counts["warning"] > MAX_REPORTED:
+        more = (
+            f"… and {counts['warning'] - MAX_REPORTED} more values that do not match their schema"
+        )
+        found.append(((), document.diagnostic((), more, "warning")))
     return found
 
 
