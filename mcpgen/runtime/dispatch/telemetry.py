@@ -73,9 +73,10 @@ class Telemetry:
             from mcp.server._otel import OpenTelemetryMiddleware  # noqa: PLC0415
 
             self._middleware = OpenTelemetryMiddleware()
-        # What the SDK's middleware reads of its request context; a fast path's request has
-        # no `_meta` (one with `_meta` goes to the SDK).
-        request = _Request(method, dict(params) or None, request_id, version)
+        # What the SDK's middleware reads of its request context: a fast path's `_meta`
+        # holds a trace context at most (`trace_context_only`), the span's parent.
+        meta = params.get("_meta")
+        request = _Request(method, dict(params) or None, request_id, version, meta)
 
         async def call_next(ctx: Any) -> dict[str, Any]:
             return await answer()
@@ -94,6 +95,20 @@ class _Request:
 
 
 TELEMETRY = Telemetry()
+# W3C trace context, as the SDK's client puts it in a request's `_meta` when it traces.
+TRACE_CONTEXT_KEYS = frozenset({"traceparent", "tracestate", "baggage"})
+
+
+def trace_context_only(meta: object) -> bool:
+    """True, with traces on, for a `_meta` that carries a trace context and nothing else:
+    the answer does not depend on it, only the span's parent does."""
+    return (
+        TELEMETRY.tracing
+        and isinstance(meta, dict)
+        and bool(meta)
+        and TRACE_CONTEXT_KEYS.issuperset(meta)
+        and all(isinstance(value, str) for value in meta.values())
+    )
 
 
 def tracing_requested(environ: Mapping[str, str] | None = None) -> bool:

@@ -47,7 +47,7 @@ from pydantic import BaseModel, ValidationError
 from ..core.sdk_contract import VERIFIED_PROTOCOLS, fast_paths
 from ..dispatch.context import input_required_results
 from ..dispatch.dispatcher import Dispatcher
-from ..dispatch.telemetry import TELEMETRY, is_metrics_middleware
+from ..dispatch.telemetry import TELEMETRY, is_metrics_middleware, trace_context_only
 
 try:  # private parts of the SDK, there in every release `core.sdk_contract` accepts
     from mcp.server._otel import OpenTelemetryMiddleware
@@ -97,8 +97,13 @@ class PlainAnswers:
 
     def plain(self, request: JSONRPCRequest) -> bool:
         """`tools/call` of a context-free tool with nothing but a name and arguments, or a
-        parameterless `tools/list` or `ping`."""
+        parameterless `tools/list` or `ping`; with traces on, a `_meta` holding only a
+        trace context may come with them (its span is the SDK's, parented to it)."""
         params = request.params
+        if isinstance(params, dict) and "_meta" in params:
+            if not trace_context_only(params["_meta"]):
+                return False
+            params = {key: value for key, value in params.items() if key != "_meta"}
         if request.method == "tools/call":
             if not isinstance(params, dict) or not _CALL_KEYS.issuperset(params):
                 return False

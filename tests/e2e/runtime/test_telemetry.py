@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp_types import RequestParamsMeta
 
 from tests.e2e.runtime.test_caller import SERVER, caller_server
 
@@ -124,6 +125,11 @@ async def test_stdio_requests_on_every_path_have_the_sdks_spans() -> None:
                 await client.call_tool("limited", {})  # the second is rate limited
             with pytest.warns(Warning):
                 await client.send_ping()
+            traceparent = f"00-{TRACE_ID}-{PARENT_ID}-01"
+            meta = RequestParamsMeta(traceparent=traceparent)  # type: ignore[typeddict-unknown-key]
+            await client.call_tool("hooked", {"value": 1}, meta=meta)
+        hooked = receiver.named("tools/call hooked")[0]
+        assert (hooked["trace_id"], hooked["parent_id"]) == (TRACE_ID, PARENT_ID)
         fast = receiver.named("tools/call limited")
         sdk = receiver.named("tools/call limited_ctx")[0]
         for name in ("initialize", "tools/list", "ping"):
