@@ -165,9 +165,38 @@ def new_project_start(spec: ReadSpec, options: ImportOptions) -> Any:
         (root / path).write_bytes(spec.raw)
         manifest, diagnostics = check_text(text, MANIFEST_FILENAME, root)
     if manifest is None:
-        raise ManifestInvalid(diagnostics)
+        raise _as_option_problems(diagnostics, path, spec.path)
     files = ((path, spec.raw),)
     return StartingManifest(manifest, text.encode("utf-8"), example=False, files=files)
+
+
+# Where the import's own entry is in a manifest it checks, and the option that wrote each key.
+_ENTRY_PATH = re.compile(r"openapi\[\d+\]\.(?P<key>include|tags|exclude|base_url|spec|name)\b")
+_OPTION = {"include": "--include", "tags": "--tags", "base_url": "--base-url", "name": "--name"}
+
+
+def _as_option_problems(diagnostics: list[Any], project_spec: str, user_spec: Path) -> McpgenError:
+    """Problems of a manifest the user has not seen yet, told as they can act on them: when
+    only the import's own entry is wrong, by the option that wrote it; a spec's problem at
+    the file the user named."""
+    import dataclasses
+
+    by_option: list[str] = []
+    rest: list[Any] = []
+    for diagnostic in diagnostics:
+        in_manifest = diagnostic.file.endswith(MANIFEST_FILENAME)
+        found = _ENTRY_PATH.match(diagnostic.path) if in_manifest else None
+        if found and diagnostic.level == "error":
+            by_option.append(f"{_OPTION.get(found['key'], 'the spec')}: {diagnostic.message}")
+            rest.append(diagnostic)
+        elif diagnostic.file.endswith(project_spec):
+            rest.append(dataclasses.replace(diagnostic, file=display_name(user_spec)))
+        else:
+            rest.append(diagnostic)
+    errors = [d for d in rest if d.level == "error"]
+    if by_option and len(by_option) == len(errors):
+        return McpgenError("; ".join(by_option) + "; nothing was created or changed")
+    return ManifestInvalid(rest)
 
 
 def add_to_project(manifest_path: Path, spec: ReadSpec, options: ImportOptions) -> ImportedSource:
@@ -194,7 +223,10 @@ def add_to_project(manifest_path: Path, spec: ReadSpec, options: ImportOptions) 
             copied = True
     entry = source_entry(spec, path, options)
     try:
-        append_to_manifest(manifest_path, "openapi", entry, "OpenAPI source")
+        try:
+            append_to_manifest(manifest_path, "openapi", entry, "OpenAPI source")
+        except ManifestInvalid as exc:
+            raise _as_option_problems(exc.diagnostics, path, spec.path) from None
     except BaseException:
         if copied:
             target.unlink(missing_ok=True)
