@@ -132,7 +132,12 @@ def configure(service: str, *, metrics: bool = False) -> Telemetry:
         else:
             TELEMETRY.tracing = True
     if metrics and TELEMETRY.metrics is None:
-        TELEMETRY.metrics = Metrics()
+        try:
+            TELEMETRY.metrics = Metrics()
+        except ImportError:
+            raise SystemExit(
+                f"{service}: --metrics needs the project's `otel` extra: pip install '.[otel]'"
+            ) from None
     return TELEMETRY
 
 

@@ -65,3 +65,15 @@ def test_metrics_count_calls_errors_and_durations() -> None:
     assert 'mcp_server_tool_errors_total{tool="a"} 1.0' in text
     assert 'mcp_server_tool_errors_total{tool="b"} 1.0' in text
     assert 'mcp_server_operation_duration_seconds_count{method="ping",tool=""} 1.0' in text
+
+
+def test_metrics_without_the_extra_refuse_to_start_in_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def missing(module: str) -> Any:
+        raise ModuleNotFoundError(f"No module named {module!r}")
+
+    monkeypatch.setattr(telemetry, "_optional", missing)
+    monkeypatch.setattr(telemetry, "TELEMETRY", telemetry.Telemetry())
+    with pytest.raises(SystemExit, match=r"--metrics needs the project's `otel` extra"):
+        telemetry.configure("weather", metrics=True)
