@@ -38,7 +38,7 @@ WIRE_KEYS = (
 SPELLINGS = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 # Properties MCP defines that this server does not implement are not published (mcpgen
 # warns about them): (where, key, the values that say what the server does anyway).
-UNPUBLISHED: list[Any] = [("execution", "taskSupport", ["forbidden"])]
+UNPUBLISHED: list[Any] = []
 # `inline_refs: true` in the manifest: schemas go out with their local $refs inlined.
 INLINED_REFS = False
 
@@ -50,6 +50,9 @@ INVALID_CALLS: list[Any] = [
     pytest.param(
         "json_schema_2020_12_tool", {"name": 12345}, id="json_schema_2020_12_tool-invalid"
     ),
+    pytest.param("greet", {}, id="greet-invalid"),
+    pytest.param("slow_compute", {"seconds": "not a number"}, id="slow_compute-invalid"),
+    pytest.param("confirm_delete", {"filename": 12345}, id="confirm_delete-invalid"),
 ]
 
 

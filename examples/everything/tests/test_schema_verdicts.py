@@ -62,6 +62,19 @@ KNOWN: dict[str, list[Any]] = {
     "test_input_required_result_multi_round": [],
     "test_input_required_result_tampered_state": [],
     "test_input_required_result_capabilities": [],
+    "greet": [
+        {},
+    ],
+    "slow_compute": [
+        {"seconds": "not a number"},
+    ],
+    "failing_job": [],
+    "protocol_error_job": [],
+    "confirm_delete": [
+        {"filename": 12345},
+    ],
+    "multi_input": [],
+    "test_tool_with_task": [],
 }
 
 

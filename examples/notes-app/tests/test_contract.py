@@ -38,7 +38,7 @@ WIRE_KEYS = (
 SPELLINGS = {"input_schema": "inputSchema", "output_schema": "outputSchema"}
 # Properties MCP defines that this server does not implement are not published (mcpgen
 # warns about them): (where, key, the values that say what the server does anyway).
-UNPUBLISHED: list[Any] = [("execution", "taskSupport", ["forbidden"])]
+UNPUBLISHED: list[Any] = []
 # `inline_refs: true` in the manifest: schemas go out with their local $refs inlined.
 INLINED_REFS = False
 

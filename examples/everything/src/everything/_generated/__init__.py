@@ -19,6 +19,7 @@ from everything._runtime import API as VENDORED_API
 if TYPE_CHECKING:
     from everything._runtime.core.errors import ToolError
     from everything._runtime.dispatch.context import Context
+    from everything._runtime.dispatch.middleware import CallNext, CallResult
     from everything._runtime.dispatch.questions import Elicit, ListRoots, Question, Sample
 
 # The runtime API this code was rendered for: the vendored `_runtime/` must have the same.
@@ -36,6 +37,8 @@ __all__ = [
     "RUNTIME_API",
     "SERVER_NAME",
     "SERVER_VERSION",
+    "CallNext",
+    "CallResult",
     "Context",
     "Elicit",
     "ListRoots",
@@ -49,6 +52,8 @@ __all__ = [
 _LAZY = {
     "ToolError": "everything._runtime.core.errors",
     "Context": "everything._runtime.dispatch.context",
+    "CallNext": "everything._runtime.dispatch.middleware",
+    "CallResult": "everything._runtime.dispatch.middleware",
     "Elicit": "everything._runtime.dispatch.questions",
     "ListRoots": "everything._runtime.dispatch.questions",
     "Question": "everything._runtime.dispatch.questions",

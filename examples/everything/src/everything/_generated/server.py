@@ -7,17 +7,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from mcp.server import Server
+from mcp.server.lowlevel import Server
 
 from everything._generated import launch
 from everything._generated.catalog_table import CATALOG
 from everything._generated.tools import TOOLS
 from everything._runtime.dispatch.dispatcher import Dispatcher
 from everything._runtime.entry import serve
+from everything.middleware import around_call
 
 SERVER = replace(launch.SERVER, catalog=CATALOG)
 
-dispatcher = Dispatcher(TOOLS)
+dispatcher = Dispatcher(TOOLS, around_call=around_call)
 
 
 def build_server() -> Server[Any]:

@@ -188,6 +188,55 @@ def _load_test_input_required_result_capabilities() -> ToolCode:
     )
 
 
+def _load_greet() -> ToolCode:
+    from everything._generated.models import GreetInput
+    from everything.handlers.greet import greet
+
+    return ToolCode(GreetInput, greet, None)
+
+
+def _load_slow_compute() -> ToolCode:
+    from everything._generated.models import SlowComputeInput
+    from everything.handlers.slow_compute import slow_compute
+
+    return ToolCode(SlowComputeInput, slow_compute, None)
+
+
+def _load_failing_job() -> ToolCode:
+    from everything._generated.models import FailingJobInput
+    from everything.handlers.failing_job import failing_job
+
+    return ToolCode(FailingJobInput, failing_job, None)
+
+
+def _load_protocol_error_job() -> ToolCode:
+    from everything._generated.models import ProtocolErrorJobInput
+    from everything.handlers.protocol_error_job import protocol_error_job
+
+    return ToolCode(ProtocolErrorJobInput, protocol_error_job, None)
+
+
+def _load_confirm_delete() -> ToolCode:
+    from everything._generated.models import ConfirmDeleteInput
+    from everything.handlers.confirm_delete import confirm_delete
+
+    return ToolCode(ConfirmDeleteInput, confirm_delete, None)
+
+
+def _load_multi_input() -> ToolCode:
+    from everything._generated.models import MultiInputInput
+    from everything.handlers.multi_input import multi_input
+
+    return ToolCode(MultiInputInput, multi_input, None)
+
+
+def _load_test_tool_with_task() -> ToolCode:
+    from everything._generated.models import TestToolWithTaskInput
+    from everything.handlers.test_tool_with_task import test_tool_with_task
+
+    return ToolCode(TestToolWithTaskInput, test_tool_with_task, None)
+
+
 TOOLS: tuple[LazyTool, ...] = (
     LazyTool(
         {
@@ -431,6 +480,100 @@ TOOLS: tuple[LazyTool, ...] = (
         },
         load=_load_test_input_required_result_capabilities,
         handler_path="src/everything/handlers/test_input_required_result_capabilities.py",
+        timeout=None,
+    ),
+    LazyTool(
+        {
+            "name": "greet",
+            "description": "Greets someone at once (never a task).",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"name": {"type": "string", "description": "Who to greet"}},
+                "required": ["name"],
+            },
+        },
+        load=_load_greet,
+        handler_path="src/everything/handlers/greet.py",
+        timeout=None,
+    ),
+    LazyTool(
+        {
+            "name": "slow_compute",
+            "description": "Works for the given seconds, as a task when the client takes tasks.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "seconds": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 600,
+                        "description": "How long to work",
+                    },
+                    "label": {"type": "string", "description": "A name for the work"},
+                },
+            },
+            "execution": {"taskSupport": "optional"},
+        },
+        load=_load_slow_compute,
+        handler_path="src/everything/handlers/slow_compute.py",
+        timeout=None,
+    ),
+    LazyTool(
+        {
+            "name": "failing_job",
+            "description": "Runs only as a task, and fails as a tool after a second.",
+            "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "required"},
+        },
+        load=_load_failing_job,
+        handler_path="src/everything/handlers/failing_job.py",
+        timeout=None,
+    ),
+    LazyTool(
+        {
+            "name": "protocol_error_job",
+            "description": "Runs as a task that fails with a protocol error.",
+            "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "optional"},
+        },
+        load=_load_protocol_error_job,
+        handler_path="src/everything/handlers/protocol_error_job.py",
+        timeout=None,
+    ),
+    LazyTool(
+        {
+            "name": "confirm_delete",
+            "description": "As a task, asks the user to confirm deleting a file.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"filename": {"type": "string", "description": "The file to delete"}},
+            },
+            "execution": {"taskSupport": "optional"},
+        },
+        load=_load_confirm_delete,
+        handler_path="src/everything/handlers/confirm_delete.py",
+        timeout=None,
+    ),
+    LazyTool(
+        {
+            "name": "multi_input",
+            "description": "As a task, asks the user two questions at once.",
+            "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "optional"},
+        },
+        load=_load_multi_input,
+        handler_path="src/everything/handlers/multi_input.py",
+        timeout=None,
+    ),
+    LazyTool(
+        {
+            "name": "test_tool_with_task",
+            "description": "Asks the user's name on the call, then greets them from a task.",
+            "inputSchema": {"type": "object"},
+            "execution": {"taskSupport": "required"},
+        },
+        load=_load_test_tool_with_task,
+        handler_path="src/everything/handlers/test_tool_with_task.py",
         timeout=None,
     ),
 )

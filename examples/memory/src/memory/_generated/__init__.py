@@ -19,6 +19,7 @@ from memory._runtime import API as VENDORED_API
 if TYPE_CHECKING:
     from memory._runtime.core.errors import ToolError
     from memory._runtime.dispatch.context import Context
+    from memory._runtime.dispatch.middleware import CallNext, CallResult
     from memory._runtime.dispatch.questions import Elicit, ListRoots, Question, Sample
 
 # The runtime API this code was rendered for: the vendored `_runtime/` must have the same.
@@ -36,6 +37,8 @@ __all__ = [
     "RUNTIME_API",
     "SERVER_NAME",
     "SERVER_VERSION",
+    "CallNext",
+    "CallResult",
     "Context",
     "Elicit",
     "ListRoots",
@@ -49,6 +52,8 @@ __all__ = [
 _LAZY = {
     "ToolError": "memory._runtime.core.errors",
     "Context": "memory._runtime.dispatch.context",
+    "CallNext": "memory._runtime.dispatch.middleware",
+    "CallResult": "memory._runtime.dispatch.middleware",
     "Elicit": "memory._runtime.dispatch.questions",
     "ListRoots": "memory._runtime.dispatch.questions",
     "Question": "memory._runtime.dispatch.questions",

@@ -6,16 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mcp.server import Server
+from mcp.server.lowlevel import Server
 
 from memory._generated import launch
 from memory._generated.tools import TOOLS
 from memory._runtime.dispatch.dispatcher import Dispatcher
 from memory._runtime.entry import serve
+from memory.middleware import around_call
 
 SERVER = launch.SERVER
 
-dispatcher = Dispatcher(TOOLS)
+dispatcher = Dispatcher(TOOLS, around_call=around_call)
 
 
 def build_server() -> Server[Any]:

@@ -19,6 +19,7 @@ from notes_app._runtime import API as VENDORED_API
 if TYPE_CHECKING:
     from notes_app._runtime.core.errors import ToolError
     from notes_app._runtime.dispatch.context import Context
+    from notes_app._runtime.dispatch.middleware import CallNext, CallResult
     from notes_app._runtime.dispatch.questions import Elicit, ListRoots, Question, Sample
 
 # The runtime API this code was rendered for: the vendored `_runtime/` must have the same.
@@ -36,6 +37,8 @@ __all__ = [
     "RUNTIME_API",
     "SERVER_NAME",
     "SERVER_VERSION",
+    "CallNext",
+    "CallResult",
     "Context",
     "Elicit",
     "ListRoots",
@@ -49,6 +52,8 @@ __all__ = [
 _LAZY = {
     "ToolError": "notes_app._runtime.core.errors",
     "Context": "notes_app._runtime.dispatch.context",
+    "CallNext": "notes_app._runtime.dispatch.middleware",
+    "CallResult": "notes_app._runtime.dispatch.middleware",
     "Elicit": "notes_app._runtime.dispatch.questions",
     "ListRoots": "notes_app._runtime.dispatch.questions",
     "Question": "notes_app._runtime.dispatch.questions",

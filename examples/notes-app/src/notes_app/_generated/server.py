@@ -7,17 +7,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from mcp.server import Server
+from mcp.server.lowlevel import Server
 
 from notes_app._generated import launch
 from notes_app._generated.catalog_table import CATALOG
 from notes_app._generated.tools import TOOLS
 from notes_app._runtime.dispatch.dispatcher import Dispatcher
 from notes_app._runtime.entry import serve
+from notes_app.middleware import around_call
 
 SERVER = replace(launch.SERVER, catalog=CATALOG)
 
-dispatcher = Dispatcher(TOOLS)
+dispatcher = Dispatcher(TOOLS, around_call=around_call)
 
 
 def build_server() -> Server[Any]:

@@ -19,6 +19,7 @@ from weather._runtime import API as VENDORED_API
 if TYPE_CHECKING:
     from weather._runtime.core.errors import ToolError
     from weather._runtime.dispatch.context import Context
+    from weather._runtime.dispatch.middleware import CallNext, CallResult
     from weather._runtime.dispatch.questions import Elicit, ListRoots, Question, Sample
 
 # The runtime API this code was rendered for: the vendored `_runtime/` must have the same.
@@ -36,6 +37,8 @@ __all__ = [
     "RUNTIME_API",
     "SERVER_NAME",
     "SERVER_VERSION",
+    "CallNext",
+    "CallResult",
     "Context",
     "Elicit",
     "ListRoots",
@@ -49,6 +52,8 @@ __all__ = [
 _LAZY = {
     "ToolError": "weather._runtime.core.errors",
     "Context": "weather._runtime.dispatch.context",
+    "CallNext": "weather._runtime.dispatch.middleware",
+    "CallResult": "weather._runtime.dispatch.middleware",
     "Elicit": "weather._runtime.dispatch.questions",
     "ListRoots": "weather._runtime.dispatch.questions",
     "Question": "weather._runtime.dispatch.questions",

@@ -6,16 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from mcp.server import Server
+from mcp.server.lowlevel import Server
 
 from weather._generated import launch
 from weather._generated.tools import TOOLS
 from weather._runtime.dispatch.dispatcher import Dispatcher
 from weather._runtime.entry import serve
+from weather.middleware import around_call
 
 SERVER = launch.SERVER
 
-dispatcher = Dispatcher(TOOLS)
+dispatcher = Dispatcher(TOOLS, around_call=around_call)
 
 
 def build_server() -> Server[Any]:

@@ -43,6 +43,7 @@ class PromptSpec:
     template: str | None = None
     handler: PromptHandler | None = None
     completions: Mapping[str, CompletionSource] = field(default_factory=dict)
+    renamed_from: tuple[str, ...] = ()  # former names, still answered (unlisted)
 
     @property
     def name(self) -> str:

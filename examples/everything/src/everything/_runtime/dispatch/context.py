@@ -14,13 +14,14 @@ import logging
 import os
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from mcp.server import ServerRequestContext
+import anyio
+import anyio.lowlevel
 from mcp.server.auth.middleware.auth_context import get_access_token
-from mcp.server.context import CallNext
+from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.context import HandlerResult as WireResult
 from mcp.types import (
     CreateMessageResult,
@@ -33,7 +34,10 @@ from mcp.types import (
     SetLevelRequestParams,
 )
 
+from ..core import request_secrets
 from ..core.errors import ToolError
+from . import caller
+from .caller import Headers
 from .request_state import CallState
 
 if TYPE_CHECKING:
@@ -112,8 +116,17 @@ class Context:
         *,
         env_names: Sequence[str] = (),
         log_levels: LogLevels | None = None,
+        http_request: Any = None,
+        secret_headers: Sequence[str] = (),
     ) -> None:
         self._request = request
+        # The HTTP request that carried the call (Starlette's): the SDK's request context
+        # holds it, the stateless fast path passes it; None on stdio.
+        self._http = http_request if http_request is not None else getattr(request, "request", None)
+        self._secret_headers = tuple(secret_headers)
+        self._headers: Headers | None = None
+        if self._secret_headers and self._http is not None:
+            request_secrets.hold(self.headers.secret_values())
         self._env_names = tuple(env_names)
         self._log_levels = log_levels
         # A retry's answers and state, as sent: the questions check their answers themselves.
@@ -123,6 +136,22 @@ class Context:
         self._state = CallState.decode(params.get("requestState"))
         self._asked = 0
         self.is_cancelled = False
+
+    # Tasks
+
+    # Set by `task_calls` on a call that may run as a task: answers the call with its task.
+    task_begin: Callable[[], None] | None = None
+
+    async def begin_task(self) -> None:
+        """Answer the call now with its task and go on in the background.
+
+        Only in a call that may run as a task (its tool's `execution.taskSupport`, a client
+        that takes tasks); elsewhere it does nothing. Questions asked before it are asked of
+        the call itself; after it, through the task (`tasks/get` shows them).
+        """
+        if self.task_begin is not None:
+            self.task_begin()
+        await anyio.lowlevel.checkpoint()
 
     # Who and what
 
@@ -144,18 +173,46 @@ class Context:
     @property
     def session_id(self) -> str | None:
         """The HTTP session id (`Mcp-Session-Id`); None on stdio and in stateless mode."""
-        headers = getattr(getattr(self._request, "request", None), "headers", None)
-        return None if headers is None else headers.get("mcp-session-id")
+        return caller.session_id(self._http)
+
+    @property
+    def headers(self) -> Headers:
+        """The HTTP request's headers, looked up in any case; empty on stdio. Printed, the
+        manifest's `secret_headers` read `[redacted]`."""
+        if self._headers is None:
+            self._headers = caller.request_headers(self._http, self._secret_headers)
+        return self._headers
+
+    @property
+    def access_token(self) -> str | None:
+        """The raw bearer token of the HTTP request (`Authorization: Bearer ...`), verified
+        first when the server runs in bearer or OAuth mode; None on stdio or without one."""
+        return caller.request_bearer(self._http)
+
+    @property
+    def peer(self) -> str | None:
+        """The client's address on HTTP (the proxy's, unless `--forwarded-allow-ips`)."""
+        return caller.peer_address(self._http)
+
+    @property
+    def client_key(self) -> str:
+        """Who per-client limits count this call against: the token's subject, else the
+        HTTP session, else the peer address ("stdio" on stdio)."""
+        return caller.client_key(self._http)
+
+    def _verified(self) -> Any:
+        token = caller.verified_token(self._http)
+        return token if token is not None else get_access_token()
 
     @property
     def subject(self) -> str | None:
         """The authenticated caller (the token's `sub`) on HTTP with authentication."""
-        token = get_access_token()
+        token = self._verified()
         return None if token is None else (token.subject or token.client_id)
 
     @property
     def scopes(self) -> tuple[str, ...]:
-        token = get_access_token()
+        token = self._verified()
         return () if token is None else tuple(token.scopes)
 
     @property

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeAlias, TypeGuard, TypeVar
 
 import anyio
-from mcp.server import ServerRequestContext
-from mcp.server.context import CallNext
+from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.context import HandlerResult as WireResult
 from mcp.server.request_state import RequestStateSecurity
 from mcp.shared.exceptions import MCPError
@@ -41,13 +40,17 @@ from pydantic import BaseModel
 from pydantic import ValidationError as ModelValidationError
 
 from ..core import guards
-from ..core.defaults import DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT
+from ..core.defaults import DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_RESULT_CHARS, DEFAULT_TIMEOUT
 from ..core.errors import ErrorPolicy, ToolError, shortened
 from ..core.limits import LoopLimiter, PoolSaturated, Raised, WorkerPool
+from ..core.result_size import bounded
 from ..core.results import NotJson, error_result, finished, plain_json
+from ..core.task_support import task_support
+from ..core.tool_filter import REQUEST_FILTER, ToolFilter, from_request, narrowed
 from ..core.tool_table import ToolCode, as_plain_json, to_json
 from ..validation.schema_check import VERDICT_THREADS, SchemaCheck, off_loop_if
 from .context import Context, InputRequired, LogLevels
+from .middleware import AroundCall, CallGuards
 from .request_state import ephemeral_security
 
 logger = logging.getLogger(__name__)
@@ -85,6 +88,12 @@ class ToolEntry(Protocol):
     @property
     def scopes(self) -> tuple[str, ...]: ...
     @property
+    def renamed_from(self) -> tuple[str, ...]: ...
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+    @property
+    def max_result_chars(self) -> int | None: ...
+    @property
     def name(self) -> str: ...
     def load(self) -> ToolCode: ...
 
@@ -101,6 +110,10 @@ class ToolSpec(Generic[ModelT]):
     timeout: float | None = None
     confirm: bool = False  # ask the user through elicitation before each call
     scopes: tuple[str, ...] = ()  # OAuth scopes a call needs (HTTP, OAuth mode)
+    renamed_from: tuple[str, ...] = ()  # former names, still answered (unlisted)
+    rate_limit: tuple[int, float] | None = None  # (calls, per seconds), per client
+    tags: tuple[str, ...] = ()  # toolsets it belongs to (`--toolsets`)
+    max_result_chars: int | None = None  # None: the server's `--max-result-chars`
 
     @property
     def name(self) -> str:
@@ -128,7 +141,11 @@ class CallPolicy:
     default_timeout: float | None = DEFAULT_TIMEOUT
     workers: WorkerPool = field(default_factory=WorkerPool)
     env_names: tuple[str, ...] = ()  # the manifest's `env`, for `Context.env`
+    secret_headers: tuple[str, ...] = ()  # request headers whose values stay out of logs
     state: RequestStateSecurity = field(default_factory=ephemeral_security)
+    # The tools served (`--toolsets`, `--tools`, `--read-only`); None: all of them.
+    tool_filter: ToolFilter | None = None
+    max_result_chars: int = DEFAULT_MAX_RESULT_CHARS  # 0: no limit
 
     def timeout_of(self, spec: ToolEntry) -> float | None:
         return spec.timeout or self.default_timeout
@@ -353,34 +370,92 @@ def _finished_in_worker(
 class Dispatcher:
     """Serves tools/list and tools/call for a fixed table of tools."""
 
-    def __init__(self, tools: Sequence[ToolEntry], policy: CallPolicy | None = None) -> None:
+    def __init__(
+        self,
+        tools: Sequence[ToolEntry],
+        policy: CallPolicy | None = None,
+        *,
+        around_call: AroundCall | None = None,
+    ) -> None:
         self.policy = policy or CallPolicy()
+        # Rate limits and the project's `around_call` (None: neither, nothing to pay for).
+        self.guards = CallGuards.of(tools, around_call)
         self.log_levels = LogLevels()
         self._tools = {spec.name: CompiledTool(spec) for spec in tools}
+        # A renamed tool answers its former names too, unlisted, so clients built before the
+        # rename keep working (`renamed_from`); each former name in use is logged once.
+        self._former = {
+            former: spec.name
+            for spec in tools
+            for former in spec.renamed_from
+            if former not in self._tools
+        }
+        self._former_seen: set[str] = set()
         # tools/list answers with these very objects. A table's definitions are plain JSON
         # already (dict literals), so they are published as they are: a copy of each would
         # hold a second tool table in memory for the server's life (MBs at 200 tools).
         self._published: list[Any] = [as_plain_json(spec.definition) for spec in tools]
+        self._rows = tuple(tools)
+        # Each filter's share of `_published` (bounded: request headers can vary at will).
+        self._published_under: dict[tuple[ToolFilter | None, ToolFilter | None], list[Any]] = {}
+
+    def _find(self, name: str) -> CompiledTool | None:
+        """The tool called `name`, or the one that was called so before its rename."""
+        tool = self._tools.get(name)
+        if tool is None and name in self._former:
+            current = self._former[name]
+            if name not in self._former_seen:
+                self._former_seen.add(name)
+                logger.warning(
+                    "deprecated tool name %r called: it is %r now (answered under both; "
+                    "update the client)",
+                    name,
+                    current,
+                )
+            tool = self._tools[current]
+        return tool if tool is None or self._shown(tool.spec) else None
+
+    def _shown(self, spec: ToolEntry) -> bool:
+        """Whether the server's filter and the request's narrowing both admit the tool."""
+        server, request = self.policy.tool_filter, REQUEST_FILTER.get()
+        return (server is None or server.admits(spec)) and (request is None or request.admits(spec))
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
-        tool = self._tools.get(name)
+        tool = self._find(name)
         return None if tool is None else tool.spec.definition["inputSchema"]
 
     def context_free(self, name: str) -> bool:
         """True for a known tool whose calls need nothing of the request but its arguments:
         no `Context` for the handler, no confirmation to ask for."""
-        tool = self._tools.get(name)
-        return tool is not None and not tool.wants_context and not tool.spec.confirm
+        tool = self._find(name)
+        return (
+            tool is not None
+            and not tool.wants_context
+            and not tool.spec.confirm
+            and task_support(tool.spec.definition) == "forbidden"  # tasks: see `task_calls`
+        )
 
     @property
     def tool_scopes(self) -> dict[str, tuple[str, ...]]:
-        """The OAuth scopes each tool needs, for the HTTP gate."""
-        return {name: tool.spec.scopes for name, tool in self._tools.items()}
+        """The OAuth scopes each tool the server shows needs, for the HTTP gate (a hidden
+        tool is refused as unknown, whatever the token's scopes)."""
+        return {n: t.spec.scopes for n, t in self._tools.items() if self._shown(t.spec)}
 
     @property
     def published(self) -> list[Any]:
-        """Each tool's definition exactly as tools/list publishes it."""
-        return self._published
+        """Each tool's definition exactly as tools/list publishes it: those the server's
+        filter and the request's narrowing show (see `core.tool_filter`)."""
+        key = (self.policy.tool_filter, REQUEST_FILTER.get())
+        if key == (None, None):
+            return self._published
+        shown = self._published_under.get(key)
+        if shown is None:
+            if len(self._published_under) >= 64:
+                self._published_under.clear()
+            pairs = zip(self._rows, self._published, strict=True)
+            shown = [definition for spec, definition in pairs if self._shown(spec)]
+            self._published_under[key] = shown
+        return shown
 
     async def list_tools(
         self, ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
@@ -396,19 +471,27 @@ class Dispatcher:
         The SDK shapes a handler's result through its own models, which drop what MCP does
         not define (e.g. an annotation `category`); the wire answer is changed after that.
         """
-        result = await call_next(ctx)
-        if ctx.method == "tools/list" and isinstance(result, dict):
-            return {**result, "tools": self._published}
+        # Also where a request's tool narrowing is read: from its HTTP headers, for
+        # everything the SDK does for it (none on stdio).
+        with narrowed(from_request(ctx.request)):
+            result = await call_next(ctx)
+            if ctx.method == "tools/list" and isinstance(result, dict):
+                return {**result, "tools": self.published}
         return result
 
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult | InputRequiredResult:
-        context = Context(ctx, env_names=self.policy.env_names, log_levels=self.log_levels)
+        context = Context(
+            ctx,
+            env_names=self.policy.env_names,
+            log_levels=self.log_levels,
+            secret_headers=self.policy.secret_headers,
+        )
         return await self.call(params.name, params.arguments or {}, context)
 
     def _tool(self, name: str) -> CompiledTool:
-        tool = self._tools.get(name)
+        tool = self._find(name)
         if tool is None:
             raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {name}")
         return tool
@@ -432,13 +515,23 @@ class Dispatcher:
         return model
 
     async def call(
-        self, name: str, arguments: Mapping[str, Any], context: Context | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any],
+        context: Context | None = None,
+        *,
+        http_request: Any = None,
+        guarded: bool = False,
     ) -> CallToolResult | InputRequiredResult:
-        """Validate, build the typed model, run the handler, check its result.
+        """Validate, build the typed model, run the handler, check its result; first the
+        guards (rate limit, `around_call`), unless they are `guarded` already.
 
+        `http_request`: the HTTP request of a call a fast path answers (with no `context`).
         Nothing the handler raises escapes, not even `SystemExit` or `GeneratorExit`: one bad
         call must not end the server for every other client.
         """
+        if self.guards is not None and not guarded:
+            return await self.guards.call(self, name, arguments, context, http_request)
         tool = self._tool(name)
         model = await self._admitted(tool, arguments)
         if isinstance(model, CallToolResult):
@@ -456,11 +549,17 @@ class Dispatcher:
         except BaseException as exc:  # every kind, see the docstring
             if _is_server_cancellation(exc):
                 raise
+            if isinstance(exc, MCPError) and context.task_begin is not None:
+                raise  # a protocol error fails the task (`task_calls`), not a tool error
             return self._finished(self._failure(tool, exc))
 
     def _sendable(self, tool: CompiledTool, outcome: Any) -> CallToolResult:
         """What a handler returned, as the result to send (checked, redacted, bounded)."""
-        return self._finished(tool.to_result(outcome))
+        limit = tool.spec.max_result_chars
+        own = limit is not None
+        limit = self.policy.max_result_chars if limit is None else limit
+        result = bounded(tool.to_result(outcome), limit, tool=tool.spec.name, own_limit=own)
+        return self._finished(result)
 
     def _finished(self, result: CallToolResult) -> CallToolResult:
         return finished(result, self.policy.errors.redactor, self.policy.max_result_bytes)

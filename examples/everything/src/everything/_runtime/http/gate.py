@@ -16,6 +16,7 @@ import pydantic_core
 
 from ..core.draining import refusal, runs_while_draining
 from ..core.message_id import EDGE_BYTES, request_id
+from ..core.tool_filter import from_headers, narrowed
 from .sessions import SessionBook
 
 if TYPE_CHECKING:
@@ -89,7 +90,10 @@ class Gate:
         # Only POSTs carry calls; a GET stream stays open for the whole session.
         self.in_flight += 1
         try:
-            await self._post(scope, receive, send)
+            # The request's X-MCP-Tools… narrowing, for the stateless fast path; the SDK's
+            # handlers read it from their request (`Dispatcher.publish_definitions`).
+            with narrowed(from_headers(scope.get("headers", ()))):
+                await self._post(scope, receive, send)
         finally:
             self.in_flight -= 1
 

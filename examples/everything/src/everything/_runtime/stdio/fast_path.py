@@ -19,6 +19,7 @@ paths are off (an SDK release other than those the differential tests proved the
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
@@ -47,6 +48,7 @@ from pydantic import BaseModel, ValidationError
 from ..core.sdk_contract import VERIFIED_PROTOCOLS, fast_paths
 from ..dispatch.context import input_required_results
 from ..dispatch.dispatcher import Dispatcher
+from ..dispatch.telemetry import TELEMETRY, is_metrics_middleware, trace_context_only
 
 try:  # private parts of the SDK, there in every release `core.sdk_contract` accepts
     from mcp.server._otel import OpenTelemetryMiddleware
@@ -84,6 +86,7 @@ class PlainAnswers:
                 isinstance(m, OpenTelemetryMiddleware | RequestStateBoundary)
                 or m == dispatcher.publish_definitions
                 or m is input_required_results
+                or is_metrics_middleware(m)
                 for m in server.middleware
             )
         )
@@ -95,8 +98,13 @@ class PlainAnswers:
 
     def plain(self, request: JSONRPCRequest) -> bool:
         """`tools/call` of a context-free tool with nothing but a name and arguments, or a
-        parameterless `tools/list` or `ping`."""
+        parameterless `tools/list` or `ping`; with traces on, a `_meta` holding only a
+        trace context may come with them (its span is the SDK's, parented to it)."""
         params = request.params
+        if isinstance(params, dict) and "_meta" in params:
+            if not trace_context_only(params["_meta"]):
+                return False
+            params = {key: value for key, value in params.items() if key != "_meta"}
         if request.method == "tools/call":
             if not isinstance(params, dict) or not _CALL_KEYS.issuperset(params):
                 return False
@@ -108,10 +116,22 @@ class PlainAnswers:
             )
         return request.method in METHODS and not params
 
-    async def reply(self, request: JSONRPCRequest, version: str) -> JSONRPCResponse | JSONRPCError:
-        """The answer to a plain request in a session of protocol `version`."""
+    async def reply(
+        self, request: JSONRPCRequest, version: str, http_request: Any = None
+    ) -> JSONRPCResponse | JSONRPCError:
+        """The answer to a plain request in a session of protocol `version` (carried by
+        `http_request` on HTTP, for what the call's guards read of it)."""
         try:
-            result = await self._result(request.method, request.params or {}, version)
+            params = request.params or {}
+            if TELEMETRY.on:  # the span the SDK opens for a request, and the metrics
+                answer = functools.partial(
+                    self._result, request.method, params, version, http_request
+                )
+                result = await TELEMETRY.observe(
+                    request.method, params, request.id, version, answer
+                )
+            else:
+                result = await self._result(request.method, params, version, http_request)
         except Exception as exc:  # the SDK's mapping of a handler's exception, verbatim
             error = handler_exception_to_error_data(exc)
             if error is None:
@@ -120,10 +140,15 @@ class PlainAnswers:
             return JSONRPCError(jsonrpc="2.0", id=request.id, error=error)
         return JSONRPCResponse(jsonrpc="2.0", id=request.id, result=result)
 
-    async def _result(self, method: str, params: Mapping[str, Any], version: str) -> dict[str, Any]:
+    async def _result(
+        self, method: str, params: Mapping[str, Any], version: str, http_request: Any = None
+    ) -> dict[str, Any]:
         outcome: BaseModel | None = None  # ping: an empty result
         if method == "tools/call":
-            outcome = await self._dispatcher.call(params["name"], params.get("arguments") or {})
+            arguments = params.get("arguments") or {}
+            outcome = await self._dispatcher.call(
+                params["name"], arguments, http_request=http_request
+            )
         elif method == "tools/list":
             outcome = ListToolsResult(tools=[])
         # As the SDK's runner dumps a handler's result.

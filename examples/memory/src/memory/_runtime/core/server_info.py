@@ -33,6 +33,8 @@ class ServerInfo:
     # Variables whose values never appear in a reply or a log line.
     secret_env: tuple[str, ...] = ()
     env: tuple[str, ...] = ()  # every variable the manifest lists, for `Context.env`
+    # Request headers whose values never appear in a log line (`secret_headers`).
+    secret_headers: tuple[str, ...] = ()
     debug: bool = False  # the manifest's `debug`: full exception messages to the client
     timeout: float | None = None  # the manifest's default per-call timeout
     catalog: ServerHandlers | None = None  # resources, templates and prompts, if any

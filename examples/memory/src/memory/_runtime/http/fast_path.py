@@ -94,20 +94,24 @@ class StatelessFastPath:
         response: Response
         if self._json_response:
             response = Response(
-                await self._answer(message, version), headers={"Content-Type": CONTENT_TYPE_JSON}
+                await self._answer(message, version, request),
+                headers={"Content-Type": CONTENT_TYPE_JSON},
             )
         else:
             # The stream opens before the call runs, as the SDK's does: its keep-alive pings
             # hold a slow call's connection open, and a client that leaves cancels the call.
-            response = EventSourceResponse(self._event(message, version), headers=_SSE_HEADERS)
+            events = self._event(message, version, request)
+            response = EventSourceResponse(events, headers=_SSE_HEADERS)
         await response(scope, receive, send)
 
-    async def _answer(self, message: JSONRPCRequest, version: str) -> str:
-        reply = await self._answers.reply(message, version)
+    async def _answer(self, message: JSONRPCRequest, version: str, request: Request) -> str:
+        reply = await self._answers.reply(message, version, request)
         return reply.model_dump_json(by_alias=True, exclude_unset=True)
 
-    async def _event(self, message: JSONRPCRequest, version: str) -> AsyncIterator[dict[str, str]]:
-        yield {"event": "message", "data": await self._answer(message, version)}
+    async def _event(
+        self, message: JSONRPCRequest, version: str, request: Request
+    ) -> AsyncIterator[dict[str, str]]:
+        yield {"event": "message", "data": await self._answer(message, version, request)}
 
     def _version(self, scope: Scope) -> str | None:
         """The request's protocol version if this path may answer it, else None."""

@@ -16,13 +16,15 @@ from collections.abc import Mapping
 from types import FrameType
 from typing import Any
 
-from mcp.server import Server
 from mcp.server.auth.provider import TokenVerifier
 from mcp.server.auth.routes import build_resource_metadata_url
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.lowlevel import Server
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.routing import Route
 
 from ..dispatch.dispatcher import Dispatcher
+from ..dispatch.telemetry import METRICS_PATH, TELEMETRY
 from .auth import JwtVerifier, StaticTokenVerifier
 from .gate import Gate, GateLimits, ScopeCheck
 from .options import HttpOptions, RefusedToStart, is_loopback
@@ -117,6 +119,10 @@ def build_app(
         auth=auth,
         token_verifier=verifier,
     )
+    if TELEMETRY.metrics is not None:  # `--metrics`: beside the endpoint, like /healthz
+        starlette_app.router.routes.append(
+            Route(METRICS_PATH, TELEMETRY.metrics.endpoint, methods=["GET"])
+        )
     if options.stateless and dispatcher is not None:
         from .fast_path import install  # noqa: PLC0415
 

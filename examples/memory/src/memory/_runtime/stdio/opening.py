@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.sdk_contract import VERIFIED_PROTOCOLS
 from ..core.server_info import ServerInfo
+from ..core.task_support import HANDSHAKE_CAPABILITY, runs_tasks
 from ..core.tool_table import as_plain_json, encode_json
 
 if TYPE_CHECKING:
@@ -232,6 +233,8 @@ class Opening:
             capabilities["resources"] = {"listChanged": False, "subscribe": subscribe}
         if "completions" in offers:
             capabilities["completions"] = {}
+        if runs_tasks([t.definition for t in self._tools]):
+            capabilities["tasks"] = HANDSHAKE_CAPABILITY
         result: dict[str, Any] = {
             "capabilities": capabilities,
             "protocolVersion": version,

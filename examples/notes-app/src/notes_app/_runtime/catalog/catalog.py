@@ -12,10 +12,11 @@ what `subscribe: true` and `resource_updated` are for.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from mcp.server import ServerRequestContext
+from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 from mcp.types import (
     INTERNAL_ERROR,
@@ -59,6 +60,9 @@ from .template_values import shown
 
 if TYPE_CHECKING:
     from ..dispatch.dispatcher import Dispatcher
+    from .listen import Listening
+
+logger = logging.getLogger(__name__)
 
 Sent = TypeVar("Sent", ReadResourceResult, GetPromptResult, CompleteResult)
 
@@ -75,7 +79,17 @@ class Catalog:
         self.resources = {r.uri: r for r in resources}
         self.templates = [CompiledTemplate(t) for t in templates]
         self.prompts = {p.name: p for p in prompts}
+        # A renamed prompt answers its former names too, unlisted (`renamed_from`), so
+        # clients built before the rename keep working; each one in use is logged once.
+        self._former = {
+            former: p.name
+            for p in prompts
+            for former in p.renamed_from
+            if former not in self.prompts
+        }
+        self._former_seen: set[str] = set()
         self.subscriptions = Subscriptions()
+        self._listening: Listening | None = None  # 2026-07-28 clients' listen streams
         self._dispatcher: Dispatcher | None = None
 
     def server_handlers(self, dispatcher: Dispatcher) -> dict[str, Any]:
@@ -89,9 +103,13 @@ class Catalog:
                 "on_read_resource": self.read_resource,
             }
         if any(r.subscribe for r in self.resources.values()):
+            from .listen import Listening  # noqa: PLC0415  (only with subscribable resources)
+
+            self._listening = self._listening or Listening()
             handlers |= {
                 "on_subscribe_resource": self.subscribe,
                 "on_unsubscribe_resource": self.unsubscribe,
+                "on_subscriptions_listen": self._listening.handler,
             }
         if self.prompts:
             handlers |= {"on_list_prompts": self.list_prompts, "on_get_prompt": self.get_prompt}
@@ -216,8 +234,13 @@ class Catalog:
         return uri
 
     async def resource_updated(self, uri: str) -> int:
-        """Tell every subscriber of `uri` that it changed; how many were told."""
-        return await self.subscriptions.notify(uri)
+        """Tell every subscriber of `uri` that it changed, of both eras; how many
+        handshake-era sessions were told (listen streams are not counted: the bus does not
+        say)."""
+        told = await self.subscriptions.notify(uri)
+        if self._listening is not None:
+            await self._listening.resource_updated(uri)
+        return told
 
     # Prompts
 
@@ -230,7 +253,7 @@ class Catalog:
     async def get_prompt(
         self, ctx: ServerRequestContext[Any] | None, params: GetPromptRequestParams
     ) -> GetPromptResult:
-        spec = self.prompts.get(params.name)
+        spec = self._prompt(params.name)
         if spec is None:
             raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.name)}")
         policy = self._handler_policy()
@@ -241,6 +264,22 @@ class Catalog:
             message = f"the prompt cannot be sent: {exc}"
             raise MCPError(INTERNAL_ERROR, message, {"name": spec.name}) from None
 
+    def _prompt(self, name: str) -> PromptSpec | None:
+        """The prompt called `name`, or the one that was called so before its rename."""
+        spec = self.prompts.get(name)
+        if spec is None and name in self._former:
+            current = self._former[name]
+            if name not in self._former_seen:
+                self._former_seen.add(name)
+                logger.warning(
+                    "deprecated prompt name %r asked for: it is %r now (answered under both; "
+                    "update the client)",
+                    name,
+                    current,
+                )
+            spec = self.prompts[current]
+        return spec
+
     # Completions
 
     async def complete(
@@ -248,7 +287,7 @@ class Catalog:
     ) -> CompleteResult:
         name, typed = params.argument.name, params.argument.value
         if isinstance(params.ref, PromptReference):
-            spec = self.prompts.get(params.ref.name)
+            spec = self._prompt(params.ref.name)
             if spec is None:
                 raise MCPError(INVALID_PARAMS, f"Unknown prompt: {shown(params.ref.name)}")
             source = spec.completions.get(name)

@@ -39,6 +39,10 @@ class LazyTool:
     timeout: float | None = None
     confirm: bool = False
     scopes: tuple[str, ...] = ()
+    renamed_from: tuple[str, ...] = ()  # former names, still answered (unlisted)
+    rate_limit: tuple[int, float] | None = None  # (calls, per seconds), per client
+    tags: tuple[str, ...] = ()  # toolsets it belongs to (`--toolsets`)
+    max_result_chars: int | None = None  # None: the server's `--max-result-chars`
 
     @property
     def name(self) -> str:

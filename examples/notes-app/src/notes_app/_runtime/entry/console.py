@@ -14,7 +14,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..core.sdk_contract import fast_paths
+from ..core.sdk_packages import defer_sdk_packages
 from ..core.server_info import ServerInfo
+from ..core.tool_filter import from_args, served
+from ..dispatch.telemetry import tracing_requested
 from ..stdio.claim import claimed_stdio
 from ..stdio.opening import Opening
 from .command_line import prepare
@@ -35,13 +38,18 @@ def main(
     """Console script entry point: `load` imports the server (the SDK with it) and returns
     its full `ServerInfo` and dispatcher; `tools` is its tool table, loaded already."""
     args = prepare(info, argv)
-    if args.transport == "http" or not can_open():
+    shown = served(tools, from_args(args))
+    # With traces on, the SDK answers from the first request, in its own spans.
+    opens = args.transport != "http" and not tracing_requested() and can_open()
+    if fast_paths().on:  # a proven SDK: its umbrella packages load only when asked
+        defer_sdk_packages()
+    if not opens:
         serve, full_info, dispatcher = load_server(load)
         serve.run(full_info, dispatcher, args)
         return
     with claimed_stdio() as (read_fd, write_fd):
         warm_up = WarmUp(load)
-        opening = Opening(info, tools, args.max_body_bytes)
+        opening = Opening(info, shown, args.max_body_bytes)
         try:
             handover = opening.serve(read_fd, write_fd, warm_up)
         except KeyboardInterrupt:  # as in the SDK's session: a quiet end

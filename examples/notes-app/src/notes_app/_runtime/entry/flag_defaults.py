@@ -8,6 +8,7 @@ from typing import Any
 from ..core.defaults import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_RESULT_BYTES,
+    DEFAULT_MAX_RESULT_CHARS,
     DEFAULT_WORKERS,
 )
 from ..core.state_secret import DEFAULT_STATE_TTL
@@ -23,6 +24,10 @@ FLAG_DEFAULTS: dict[str, Any] = {
     "timeout": None,  # None: the manifest's `timeout`, else DEFAULT_TIMEOUT
     "workers": DEFAULT_WORKERS,
     "max_result_bytes": DEFAULT_MAX_RESULT_BYTES,
+    "max_result_chars": DEFAULT_MAX_RESULT_CHARS,
+    "toolsets": None,  # None: every tool (see `core.tool_filter`)
+    "tools": None,
+    "read_only": False,
     "state_secret_env": None,
     "state_ttl": DEFAULT_STATE_TTL,
     # The HTTP transport's (ignored on stdio, but for `max_body_bytes`: a line's limit).
@@ -40,6 +45,7 @@ FLAG_DEFAULTS: dict[str, Any] = {
     "header_timeout": 10.0,
     "idle_timeout": 5.0,
     "stateless": False,
+    "metrics": False,
     "json_response": False,
     "max_sessions": 1000,
     "max_sessions_per_client": 50,

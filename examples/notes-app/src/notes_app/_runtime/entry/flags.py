@@ -108,6 +108,14 @@ def parser(info: ServerInfo) -> argparse.ArgumentParser:
         help="larger tool results become error results; 0: no limit (default: %(default)s)",
     )
     parser.add_argument(
+        "--max-result-chars",
+        type=whole(0, MAX_BYTES),
+        help="longer text results are cut there, with a note; longer structured results "
+        "(as JSON) become error results; 0: no limit (default: %(default)s, or the tool's "
+        "`max_result_chars`)",
+    )
+    add_tool_filter_arguments(parser)
+    parser.add_argument(
         "--state-secret-env",
         metavar="VAR",
         help="environment variable holding the secret (>= 32 bytes) that seals the request "
@@ -124,6 +132,27 @@ def parser(info: ServerInfo) -> argparse.ArgumentParser:
     add_http_arguments(parser)
     parser.set_defaults(**FLAG_DEFAULTS)  # also what `--help` shows as each flag's default
     return parser
+
+
+def add_tool_filter_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that choose which tools are served (see `core.tool_filter`)."""
+    group = parser.add_argument_group(
+        "tool filtering (over HTTP, X-MCP-Toolsets, X-MCP-Tools and X-MCP-Readonly: true "
+        "narrow a request further)"
+    )
+    group.add_argument(
+        "--toolsets",
+        metavar="TAG,...",
+        help="serve the tools tagged with one of these (with --tools: either)",
+    )
+    group.add_argument(
+        "--tools", metavar="NAME,...", help="serve these tools (with --toolsets: either)"
+    )
+    group.add_argument(
+        "--read-only",
+        action="store_true",
+        help="serve only the tools annotated readOnlyHint: true",
+    )
 
 
 def add_http_arguments(parser: argparse.ArgumentParser) -> None:
@@ -184,6 +213,11 @@ def add_http_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add("--stateless", action="store_true", help="no sessions: every request stands alone")
     add("--json-response", action="store_true", help="answer POSTs with JSON, not SSE streams")
+    add(
+        "--metrics",
+        action="store_true",
+        help="serve Prometheus metrics at /metrics (needs the project's `otel` extra)",
+    )
     add(
         "--max-sessions",
         type=whole(0),

@@ -26,9 +26,14 @@ from ..core.errors import ErrorPolicy, Redactor, redact_logs
 from ..core.limits import WorkerPool
 from ..core.server_info import ServerInfo
 from ..core.state_secret import StateSecretError
+from ..core.task_support import runs_tasks
+from ..core.tool_filter import from_args
+from ..core.unchanging_lists import unchanging_lists
 from ..dispatch.context import handshake_era_api, input_required_results
 from ..dispatch.dispatcher import CallPolicy, Dispatcher
 from ..dispatch.request_state import boundary, state_security
+from ..dispatch.telemetry import TELEMETRY
+from ..dispatch.telemetry import configure as configure_telemetry
 from .command_line import prepare
 
 if TYPE_CHECKING:
@@ -53,6 +58,14 @@ def build_server(info: ServerInfo, dispatcher: Dispatcher) -> Server[Any]:
     server.middleware.append(boundary(dispatcher.policy.state, info.name))
     server.middleware.append(input_required_results)
     server.middleware.append(dispatcher.publish_definitions)
+    if TELEMETRY.metrics is not None:  # `--metrics`: the SDK's requests counted too
+        server.middleware.append(TELEMETRY.metrics.middleware)
+    if runs_tasks(dispatcher.published):
+        from ..dispatch.task_calls import TaskCalls  # noqa: PLC0415  (a server with tasks)
+
+        TaskCalls(dispatcher).install(server)  # innermost: it sees the verified state
+    if "on_subscriptions_listen" in offered:
+        unchanging_lists(server)
     return server
 
 
@@ -103,7 +116,10 @@ def call_policy(info: ServerInfo, args: SimpleNamespace) -> CallPolicy:
         default_timeout=timeout or None,
         workers=WorkerPool(args.workers),
         env_names=info.env,
+        secret_headers=info.secret_headers,
         state=state_security(args.state_secret_env, args.state_ttl),
+        tool_filter=from_args(args),
+        max_result_chars=args.max_result_chars,
     )
 
 
@@ -132,6 +148,8 @@ def run(
     except StateSecretError as exc:
         raise SystemExit(f"{info.name}: {exc}") from None
     redact_logs(dispatcher.policy.errors.redactor)
+    metrics = args.transport == "http" and getattr(args, "metrics", False)
+    configure_telemetry(info.name, metrics=metrics)
     try:
         if args.transport == "http":
             serve_http(info, dispatcher, args)

@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import IO, Any, AnyStr, Generic
 
+from . import request_secrets
+
 logger = logging.getLogger(__name__)
 
 # Shorter values are left alone: replacing every "1" in every reply would hide nothing and
@@ -77,16 +79,20 @@ class RedactingFilter(logging.Filter):
         self._redactor = redactor
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self._redactor.values:
+        redactor = self._redactor
+        held = request_secrets.current()  # the `secret_headers` of the request being served
+        if held:
+            redactor = Redactor((*held, *redactor.values))
+        if not redactor.values:
             return True
-        record.msg = self._redactor.text(record.getMessage())
+        record.msg = redactor.text(record.getMessage())
         record.args = None
         if record.exc_info:
             trace = logging.Formatter().formatException(record.exc_info)
-            record.exc_text = self._redactor.text(trace)
+            record.exc_text = redactor.text(trace)
             record.exc_info = None
         if record.stack_info:
-            record.stack_info = self._redactor.text(record.stack_info)
+            record.stack_info = redactor.text(record.stack_info)
         return True
 
 
