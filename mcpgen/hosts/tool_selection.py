@@ -55,6 +55,7 @@ class ToolSelection:
 
     @property
     def everything(self) -> bool:
+        """True when nothing is asked for: the host's server shows every tool."""
         return not (self.toolsets or self.tools or self.read_only)
 
     def server_args(self) -> tuple[str, ...]:
@@ -78,6 +79,8 @@ class ToolSelection:
         return headers
 
     def runtime_filter(self) -> ToolFilter | None:
+        """The runtime's own filter for this selection (None for every tool), so the host
+        side counts tools exactly as the server will."""
         return from_flags(",".join(self.toolsets), ",".join(self.tools), self.read_only)
 
     def shown(self, manifest: Manifest) -> list[str]:

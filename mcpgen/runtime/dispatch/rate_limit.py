@@ -50,6 +50,7 @@ class RateLimits:
         return bool(self._limits)
 
     def limits(self, tool: str) -> bool:
+        """True when `tool` has a rate limit."""
         return tool in self._limits
 
     def wait(self, tool: str, client: str) -> float | None:

@@ -42,6 +42,8 @@ class Telemetry:
 
     @property
     def on(self) -> bool:
+        """True when spans or metrics are recorded: a fast path's answer goes through
+        `observe` only then."""
         return self.tracing or self.metrics is not None
 
     async def observe(

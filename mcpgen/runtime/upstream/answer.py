@@ -42,9 +42,12 @@ class Received:
 
     @property
     def ok(self) -> bool:
+        """True for a 2xx status."""
         return 200 <= self.status < 300
 
     def text(self) -> str:
+        """The body as text, in its declared charset (UTF-8 for an unknown one), with
+        undecodable bytes replaced rather than refused."""
         try:
             return self.body.decode(self.encoding or "utf-8", errors="replace")
         except LookupError:  # a charset Python does not know
@@ -52,6 +55,7 @@ class Received:
 
 
 def is_json(content_type: str) -> bool:
+    """True for `application/json` and any `+json` media type, parameters aside."""
     media = content_type.split(";", 1)[0].strip().lower()
     return media == "application/json" or media.endswith("+json")
 

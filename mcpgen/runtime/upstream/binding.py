@@ -37,6 +37,8 @@ class Auth:
 
     @classmethod
     def from_plain(cls, plain: Mapping[str, Any] | None) -> Auth | None:
+        """The auth its rendered dict describes; None when the source has none. Raises
+        ValueError for settings this runtime does not know."""
         if not plain:
             return None
         if plain.get("passthrough"):
@@ -54,6 +56,7 @@ class Auth:
 
     @property
     def env_names(self) -> tuple[str, ...]:
+        """The environment variables the credentials are read from (none for passthrough)."""
         return tuple(name for name in (self.env, self.password_env) if name)
 
 
@@ -70,6 +73,7 @@ class ApiSource:
 
     @classmethod
     def from_plain(cls, plain: Mapping[str, Any]) -> ApiSource:
+        """The source its rendered dict describes (defaults: 30 s timeout, 2 retries)."""
         return cls(
             key=str(plain["key"]),
             base_url=str(plain.get("base_url") or ""),
@@ -94,6 +98,8 @@ class Parameter:
 
     @classmethod
     def from_plain(cls, plain: Mapping[str, Any]) -> Parameter:
+        """The parameter its rendered dict describes, with OpenAPI's defaults for `style`,
+        `explode` and `required`; ValueError for an unknown location."""
         location = str(plain["in"])
         if location not in _DEFAULT_STYLE:
             raise ValueError(f"parameter {plain.get('name')!r}: unknown location {location!r}")
@@ -122,6 +128,7 @@ class Body:
 
     @classmethod
     def from_plain(cls, plain: Mapping[str, Any] | None) -> Body | None:
+        """The body its rendered dict describes; None for an operation without one."""
         if not plain:
             return None
         properties = plain.get("properties")
@@ -133,6 +140,7 @@ class Body:
 
     @property
     def media_type(self) -> str:
+        """The content type without its parameters, in lower case."""
         return self.content_type.split(";", 1)[0].strip().lower()
 
 
@@ -153,6 +161,8 @@ class Binding:
 
     @classmethod
     def from_plain(cls, plain: Mapping[str, Any]) -> Binding:
+        """The binding its rendered dict describes; ValueError for an unknown
+        `output_validation`."""
         response = plain.get("response") or {}
         validation = str(plain.get("output_validation") or "strict")
         if validation not in ("strict", "warn", "off"):

@@ -28,6 +28,7 @@ class Arguments(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     def plain(self) -> dict[str, Any]:
+        """The arguments as a dict, as the client sent them."""
         return dict(self.__pydantic_extra__ or {})
 
 

@@ -35,8 +35,11 @@ class Dispatching(Protocol):
     """The dispatcher, as its guards see it (it imports this module)."""
 
     @property
-    def policy(self) -> Any: ...
+    def policy(self) -> Any:
+        """The dispatcher's `CallPolicy`: environment names, secret headers, error wording."""
+
     def _tool(self, name: str) -> Any: ...
+
     async def call(
         self,
         name: str,
@@ -45,14 +48,16 @@ class Dispatching(Protocol):
         *,
         http_request: Any = None,
         guarded: bool = False,
-    ) -> CallResult: ...
+    ) -> CallResult:
+        """Run the call; `guarded=True` skips the guards, which have run already."""
 
 
 class Limited(Protocol):
     """A tool table row, as far as rate limits go."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The tool's name, which its limit is counted under."""
 
 
 async def _pass_through(ctx: Any, tool: Any, arguments: Any, call_next: Any) -> Any:

@@ -95,11 +95,13 @@ def verified_token(http_request: Any) -> Any:
 
 
 def session_id(http_request: Any) -> str | None:
+    """The `Mcp-Session-Id` header of `http_request`; None on stdio or without a session."""
     raw = getattr(http_request, "headers", None)
     return None if raw is None else raw.get(SESSION_HEADER)
 
 
 def peer_address(http_request: Any) -> str | None:
+    """The client's IP address as the HTTP server saw it; None on stdio or when unknown."""
     client = getattr(http_request, "client", None)
     host = getattr(client, "host", None)
     return host if isinstance(host, str) else None

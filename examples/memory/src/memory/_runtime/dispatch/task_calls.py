@@ -76,6 +76,8 @@ class UpdateParams(TaskParams):
 
 
 class ListParams(RequestParams):
+    """The params of tasks/list (2025-11-25); the cursor is accepted, the answer is one page."""
+
     cursor: str | None = None
 
 
@@ -138,6 +140,9 @@ class TaskCalls:
     # tools/call
 
     async def call_tool(self, ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> Any:
+        """tools/call: a plain call for a tool without task support or a client that does not
+        declare the tasks extension (a `required` tool is refused then), else the call started
+        as a task (answered inline if it settles in time)."""
         support = self.support.get(params.name)
         if support is None:
             return await self._plain_call(ctx, params)
@@ -287,10 +292,13 @@ class TaskCalls:
         return task
 
     async def get(self, ctx: ServerRequestContext[Any], params: TaskParams) -> dict[str, Any]:
+        """tasks/get: the caller's task, with its result, error or questions on the 2026-07-28
+        wire, its status alone on the 2025-11-25 one."""
         task = self._find(ctx, params)
         return task.detailed() if _modern(ctx) else task.handshake_fields()
 
     async def update(self, ctx: ServerRequestContext[Any], params: UpdateParams) -> dict[str, Any]:
+        """tasks/update (2026-07-28 only): answers to the questions the task waits on."""
         if not _modern(ctx):
             raise MCPError(METHOD_NOT_FOUND, "Method not found", ctx.method)
         task = self._find(ctx, params)
@@ -298,6 +306,8 @@ class TaskCalls:
         return {}
 
     async def cancel(self, ctx: ServerRequestContext[Any], params: TaskParams) -> dict[str, Any]:
+        """tasks/cancel: the task settled as cancelled and its job stopped; a task settled
+        already stays as it is (on the 2025-11-25 wire, that is an error)."""
         task = self._find(ctx, params)
         if not _modern(ctx) and task.terminal:
             raise MCPError(INVALID_PARAMS, f"Cannot cancel task: it is {task.status} already")

@@ -32,13 +32,20 @@ class FilteredRow(Protocol):
     """What the filter reads of a tool table's row."""
 
     @property
-    def definition(self) -> Mapping[str, Any]: ...
+    def definition(self) -> Mapping[str, Any]:
+        """The tool's published definition, read for `annotations.readOnlyHint`."""
+
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The tool's current name, matched against `--tools`."""
+
     @property
-    def renamed_from(self) -> tuple[str, ...]: ...
+    def renamed_from(self) -> tuple[str, ...]:
+        """The tool's former names, which `--tools` still selects it by."""
+
     @property
-    def tags(self) -> tuple[str, ...]: ...
+    def tags(self) -> tuple[str, ...]:
+        """The tool's tags, matched against `--toolsets`."""
 
 
 RowT = TypeVar("RowT", bound=FilteredRow)

@@ -78,24 +78,44 @@ class ToolEntry(Protocol):
     and the code, which `load` may import only when the tool is first called."""
 
     @property
-    def definition(self) -> Mapping[str, Any]: ...
+    def definition(self) -> Mapping[str, Any]:
+        """The tool's definition, as tools/list publishes it."""
+
     @property
-    def handler_path(self) -> str: ...
+    def handler_path(self) -> str:
+        """Where the user's handler is written, named in a not-implemented or import error."""
+
     @property
-    def timeout(self) -> float | None: ...
+    def timeout(self) -> float | None:
+        """The tool's own limit in seconds; None: the server's default timeout."""
+
     @property
-    def confirm(self) -> bool: ...
+    def confirm(self) -> bool:
+        """Whether the user is asked, through elicitation, before each call."""
+
     @property
-    def scopes(self) -> tuple[str, ...]: ...
+    def scopes(self) -> tuple[str, ...]:
+        """The OAuth scopes a call needs (HTTP, OAuth mode)."""
+
     @property
-    def renamed_from(self) -> tuple[str, ...]: ...
+    def renamed_from(self) -> tuple[str, ...]:
+        """The tool's former names, still answered (unlisted) for clients built before."""
+
     @property
-    def tags(self) -> tuple[str, ...]: ...
+    def tags(self) -> tuple[str, ...]:
+        """The toolsets the tool belongs to (`--toolsets`)."""
+
     @property
-    def max_result_chars(self) -> int | None: ...
+    def max_result_chars(self) -> int | None:
+        """The tool's own bound on its result's text; None: the server's `--max-result-chars`."""
+
     @property
-    def name(self) -> str: ...
-    def load(self) -> ToolCode: ...
+    def name(self) -> str:
+        """The tool's name, as its definition gives it."""
+
+    def load(self) -> ToolCode:
+        """The tool's models and handler, importing the handler's module if need be (it
+        raises what that import raises)."""
 
 
 @dataclass(frozen=True)
@@ -117,9 +137,11 @@ class ToolSpec(Generic[ModelT]):
 
     @property
     def name(self) -> str:
+        """The tool's name, as its definition gives it."""
         return str(self.definition["name"])
 
     def load(self) -> ToolCode:
+        """The tool's models and handler, all in hand already (nothing to import)."""
         return ToolCode(self.input_model, self.handler, self.output_model)
 
 
@@ -148,6 +170,8 @@ class CallPolicy:
     max_result_chars: int = DEFAULT_MAX_RESULT_CHARS  # 0: no limit
 
     def timeout_of(self, spec: ToolEntry) -> float | None:
+        """The seconds a call of `spec` may run: its own timeout, else the server's default
+        (0 or None: no limit)."""
         return spec.timeout or self.default_timeout
 
 
@@ -202,15 +226,19 @@ class CompiledTool:
     # Compiled on a tool's first call: a server with many tools starts faster.
     @functools.cached_property
     def input_check(self) -> SchemaCheck:
+        """The compiled check of the tool's input schema, which a call's arguments must pass."""
         return SchemaCheck(self.spec.definition["inputSchema"])
 
     @functools.cached_property
     def output_check(self) -> SchemaCheck | None:
+        """The compiled check of the tool's output schema; None when it declares none."""
         output_schema = self.spec.definition.get("outputSchema")
         return None if output_schema is None else SchemaCheck(output_schema)
 
     @property
     def is_async(self) -> bool:
+        """Whether the handler is a coroutine function (run on the event loop, not a worker
+        thread); it imports the handler's module if need be."""
         return inspect.iscoroutinefunction(self.code().handler)
 
     async def invoke(
@@ -421,6 +449,8 @@ class Dispatcher:
         return (server is None or server.admits(spec)) and (request is None or request.admits(spec))
 
     def input_schema(self, name: str) -> Mapping[str, Any] | None:
+        """The input schema of the tool called `name` (or so before its rename); None for a
+        tool unknown or not shown to this request."""
         tool = self._find(name)
         return None if tool is None else tool.spec.definition["inputSchema"]
 
@@ -482,6 +512,7 @@ class Dispatcher:
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: CallToolRequestParams
     ) -> CallToolResult | InputRequiredResult:
+        """The SDK's tools/call handler: the request's `Context` built, then `call`."""
         context = Context(
             ctx,
             env_names=self.policy.env_names,

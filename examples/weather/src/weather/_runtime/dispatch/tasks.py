@@ -62,6 +62,7 @@ class Task:
 
     @property
     def terminal(self) -> bool:
+        """True once settled (completed, failed or cancelled): the task changes no more."""
         return self.status in TERMINAL
 
     def settle(
@@ -143,6 +144,8 @@ class Task:
         return found
 
     def expired(self, now: float) -> bool:
+        """True for a settled task older than its TTL at `now` (monotonic seconds): the store
+        forgets it. A task still running never expires."""
         return self.terminal and now - self.created > self.ttl_ms / 1000
 
 
@@ -161,6 +164,8 @@ class TaskStore:
         return Task(task_id=secrets.token_urlsafe(24), owner=owner)
 
     def add(self, task: Task) -> None:
+        """Store `task`, after forgetting the expired ones (and the oldest settled ones beyond
+        the store's limit)."""
         self._forget_expired()
         self._tasks[task.task_id] = task
 
@@ -173,6 +178,7 @@ class TaskStore:
         return task
 
     def owned_by(self, owner: str | None) -> Iterator[Task]:
+        """The unexpired tasks `owner` started, oldest first (for tasks/list)."""
         self._forget_expired()
         return (t for t in list(self._tasks.values()) if t.owner == owner)
 
